@@ -1,0 +1,9 @@
+import { hostCall } from "../wapc/index";
+
+describe("wapc.hostCall", () => {
+  it("returns the host's refusal as a value, not a trap", () => {
+    const r = hostCall("kubewarden", "kubernetes", "get_resource", new Uint8Array(0));
+    expect(r.ok).toBe(false);
+    expect(r.response.length).toBe(0);
+  });
+});

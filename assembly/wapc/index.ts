@@ -1,0 +1,116 @@
+// waPC guest ABI, written by hand: the nine `wapc.*` host imports, reading an invocation,
+// responding, erroring, calling the host, and the abort handler the build wires with
+// `--use abort=assembly/wapc/index/wapcAbort`. Nothing here knows about Kubewarden or cachewarden.
+
+// @ts-ignore: decorator
+@external("wapc", "__guest_request")
+declare function __guest_request(operationPtr: usize, payloadPtr: usize): void;
+// @ts-ignore: decorator
+@external("wapc", "__guest_response")
+declare function __guest_response(ptr: usize, len: usize): void;
+// @ts-ignore: decorator
+@external("wapc", "__guest_error")
+declare function __guest_error(ptr: usize, len: usize): void;
+// @ts-ignore: decorator
+@external("wapc", "__host_call")
+declare function __host_call(
+  bindingPtr: usize, bindingLen: usize,
+  namespacePtr: usize, namespaceLen: usize,
+  operationPtr: usize, operationLen: usize,
+  payloadPtr: usize, payloadLen: usize,
+): bool;
+// @ts-ignore: decorator
+@external("wapc", "__host_response_len")
+declare function __host_response_len(): usize;
+// @ts-ignore: decorator
+@external("wapc", "__host_response")
+declare function __host_response(ptr: usize): void;
+// @ts-ignore: decorator
+@external("wapc", "__host_error_len")
+declare function __host_error_len(): usize;
+// @ts-ignore: decorator
+@external("wapc", "__host_error")
+declare function __host_error(ptr: usize): void;
+// @ts-ignore: decorator
+@external("wapc", "__console_log")
+declare function __console_log(ptr: usize, len: usize): void;
+
+/** One guest call as delivered by the host: the operation name and the raw payload bytes. */
+export class Invocation {
+  constructor(public operation: string, public payload: Uint8Array) {}
+}
+
+/** Reads the current invocation; the host has told us both lengths in `__guest_call`. */
+export function readInvocation(operationLen: i32, payloadLen: i32): Invocation {
+  const op = new Uint8Array(max(operationLen, 0));
+  const payload = new Uint8Array(max(payloadLen, 0));
+  __guest_request(op.dataStart, payload.dataStart);
+  return new Invocation(String.UTF8.decodeUnsafe(op.dataStart, op.length), payload);
+}
+
+/** Hands `bytes` to the host as the result of this call. */
+export function respondBytes(bytes: Uint8Array): void {
+  __guest_response(bytes.dataStart, bytes.length);
+}
+
+/** Hands a UTF-8 string to the host as the result of this call. */
+export function respondString(text: string): void {
+  const buf = String.UTF8.encode(text);
+  __guest_response(changetype<usize>(buf), buf.byteLength);
+}
+
+/** Records a guest error; the caller then returns 0 from `__guest_call`. */
+export function reportGuestError(message: string): void {
+  const buf = String.UTF8.encode(message);
+  __guest_error(changetype<usize>(buf), buf.byteLength);
+}
+
+/** Writes a line to the host log (`__console_log`); never `console.log`, which imports `env`. */
+export function consoleLog(message: string): void {
+  const buf = String.UTF8.encode(message);
+  __console_log(changetype<usize>(buf), buf.byteLength);
+}
+
+/** The outcome of a host call: the response bytes, or the host's error text. */
+export class HostCallResult {
+  constructor(public ok: bool, public response: Uint8Array, public error: string) {}
+}
+
+function utf8(text: string): ArrayBuffer {
+  return String.UTF8.encode(text);
+}
+
+/** Calls `binding/namespace/operation` on the host with `payload`. Never traps. */
+export function hostCall(binding: string, namespace: string, operation: string, payload: Uint8Array): HostCallResult {
+  const b = utf8(binding);
+  const n = utf8(namespace);
+  const o = utf8(operation);
+  const ok = __host_call(
+    changetype<usize>(b), b.byteLength,
+    changetype<usize>(n), n.byteLength,
+    changetype<usize>(o), o.byteLength,
+    payload.dataStart, payload.length,
+  );
+  if (ok) {
+    const len = <i32>__host_response_len();
+    const response = new Uint8Array(len);
+    if (len > 0) __host_response(response.dataStart);
+    return new HostCallResult(true, response, "");
+  }
+  const errLen = <i32>__host_error_len();
+  const err = new Uint8Array(errLen);
+  if (errLen > 0) __host_error(err.dataStart);
+  return new HostCallResult(false, new Uint8Array(0), String.UTF8.decodeUnsafe(err.dataStart, errLen));
+}
+
+/**
+ * Last-resort abort handler, wired with `--use abort=assembly/wapc/index/wapcAbort`. It reports
+ * `message at file:line:column` through `__guest_error`, then traps. Policy code never reaches it:
+ * under policy-server a trap rejects the request and the trap text replaces this message.
+ */
+export function wapcAbort(message: string | null, fileName: string | null, line: u32, column: u32): void {
+  let text = message !== null ? message : "abort";
+  if (fileName !== null) text += " at " + fileName + ":" + line.toString() + ":" + column.toString();
+  reportGuestError(text);
+  unreachable();
+}

@@ -1,0 +1,34 @@
+// cachewarden CLI: `run` mirrors `kwctl run`; `build`, `inspect`, `examples`, `bench`, `fuzz`.
+// Each command lives in its own module and registers itself here. Errors are one clear line on
+// stderr and a non-zero exit, never a stack trace.
+import { Command, CommanderError } from "commander";
+import { registerBuild } from "./build/commands";
+import { registerRun } from "./host/commands";
+import { registerExamples } from "./examples";
+import { registerBench } from "./bench/index";
+import { registerFuzz } from "./fuzz/index";
+
+export class CliError extends Error {}
+
+const program = new Command();
+program
+  .name("cachewarden")
+  .description("Build, inspect and evaluate AssemblyScript Kubewarden policies without kwctl")
+  .showHelpAfterError()
+  .exitOverride();
+
+registerBuild(program);
+registerRun(program);
+registerExamples(program);
+registerBench(program);
+registerFuzz(program);
+
+program.parseAsync(process.argv).then(
+  () => { if (process.exitCode === undefined) process.exitCode = 0; },
+  (err: unknown) => {
+    if (err instanceof CommanderError) { process.exitCode = err.exitCode === 0 ? 0 : 2; return; }
+    const msg = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`cachewarden: ${msg.split("\n")[0]}\n`);
+    process.exitCode = 1;
+  },
+);
