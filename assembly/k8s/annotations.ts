@@ -1,0 +1,101 @@
+// metadata.annotations / metadata.labels: validation, reads and edits. Reads distinguish absent,
+// null, string and wrong type; edits create `metadata`/the map when absent or null.
+import { JsonValue, Read, ReadState } from "../json/index";
+import { ensureObjectMember, isUnset } from "./fields";
+
+export const ANNOTATIONS = "annotations";
+export const LABELS = "labels";
+
+/** "" when `object` is an object whose `metadata` is absent/null or an object whose
+ *  `metadata.<mapName>` is absent, null or an object of strings; else the detail text. */
+export function checkMetadataStringMap(object: JsonValue, mapName: string): string {
+  if (!object.isObject()) return "object is not a JSON object";
+  const metadata = object.get("metadata");
+  if (isUnset(metadata)) return "";
+  if (metadata === null || !metadata.isObject()) return "metadata is not an object";
+  const map = metadata.get(mapName);
+  if (isUnset(map)) return "";
+  if (map === null || !map.isObject()) return "metadata." + mapName + " is not an object";
+  const n = map.size();
+  for (let i = 0; i < n; i++) {
+    const v = map.at(i);
+    if (v === null || !v.isString() || !v.asString().ok) {
+      return "metadata." + mapName + "[" + map.keyAt(i) + "] is not a string";
+    }
+  }
+  return "";
+}
+
+/** Annotations present and all values strings (or no annotations at all). */
+export function checkAnnotations(object: JsonValue): string {
+  return checkMetadataStringMap(object, ANNOTATIONS);
+}
+
+export function checkLabels(object: JsonValue): string {
+  return checkMetadataStringMap(object, LABELS);
+}
+
+/** "" when an annotation can be set/removed (object; metadata and annotations objects or unset). */
+export function checkAnnotationsWritable(object: JsonValue): string {
+  if (!object.isObject()) return "object is not a JSON object";
+  const metadata = object.get("metadata");
+  if (isUnset(metadata)) return "";
+  if (metadata === null || !metadata.isObject()) return "metadata is not an object";
+  const map = metadata.get(ANNOTATIONS);
+  if (isUnset(map)) return "";
+  if (map === null || !map.isObject()) return "metadata.annotations is not an object";
+  return "";
+}
+
+/** `metadata.<mapName>[key]`: Absent when the metadata, map or key is missing; Null; Ok; Invalid
+ *  (value or a container on the way has the wrong type). */
+export function readMetadataString(object: JsonValue, mapName: string, key: string): Read<string> {
+  if (!object.isObject()) return new Read<string>(ReadState.Invalid, "", "object is not a JSON object");
+  const metadata = object.get("metadata");
+  if (isUnset(metadata)) return new Read<string>(ReadState.Absent, "");
+  if (metadata === null || !metadata.isObject()) return new Read<string>(ReadState.Invalid, "", "metadata is not an object");
+  const map = metadata.get(mapName);
+  if (isUnset(map)) return new Read<string>(ReadState.Absent, "");
+  if (map === null || !map.isObject()) return new Read<string>(ReadState.Invalid, "", "metadata." + mapName + " is not an object");
+  return map.readString(key);
+}
+
+export function readAnnotation(object: JsonValue, key: string): Read<string> {
+  return readMetadataString(object, ANNOTATIONS, key);
+}
+
+export function readLabel(object: JsonValue, key: string): Read<string> {
+  return readMetadataString(object, LABELS, key);
+}
+
+/** The annotation value when it is a string, else "" (absent, null or wrong type). */
+export function annotationOrEmpty(object: JsonValue, key: string): string {
+  const r = readAnnotation(object, key);
+  return r.ok ? r.value : "";
+}
+
+/** Sets `metadata.annotations[key] = value`, creating `metadata`/`annotations` when absent or null.
+ *  An equal existing value is left untouched (no re-emission). False when a container on the way
+ *  has the wrong type. */
+export function setAnnotation(object: JsonValue, key: string, value: string): bool {
+  const metadata = ensureObjectMember(object, "metadata");
+  if (metadata === null) return false;
+  const map = ensureObjectMember(metadata, ANNOTATIONS);
+  if (map === null) return false;
+  const existing = map.readString(key);
+  if (existing.ok && existing.value == value) return true;
+  return map.set(key, JsonValue.str(value));
+}
+
+/** Removes `metadata.annotations[key]`; true when something was removed. With `dropEmptyMap`,
+ *  an annotations map this removal leaves empty is removed too. */
+export function removeAnnotation(object: JsonValue, key: string, dropEmptyMap: bool = false): bool {
+  if (!object.isObject()) return false;
+  const metadata = object.get("metadata");
+  if (metadata === null || !metadata.isObject()) return false;
+  const map = metadata.get(ANNOTATIONS);
+  if (map === null || !map.isObject()) return false;
+  if (!map.remove(key)) return false;
+  if (dropEmptyMap && map.size() == 0) metadata.remove(ANNOTATIONS);
+  return true;
+}

@@ -1,0 +1,176 @@
+// Command-line flags in a container's `args`: detection in both `--flag value` and `--flag=value`
+// forms, CacheBlend's applyArg/applyBareFlag (lmcache-injectors.md §6.5) and HiCache's argValues
+// (hicache-injector.md §8.1). The deciding logic works on string[] (pure, easy to test); the
+// `*ToArray` functions carry the decision out on a live JSON array with the fewest changes, so
+// untouched tokens keep their original bytes.
+import { JsonValue } from "../json/index";
+import { stringItems } from "./fields";
+
+/** Some token equals `flag` or starts with `flag=`. */
+export function hasFlag(args: string[], flag: string): bool {
+  const prefix = flag + "=";
+  for (let i = 0; i < args.length; i++) {
+    const t = args[i];
+    if (t == flag || t.startsWith(prefix)) return true;
+  }
+  return false;
+}
+
+/** Some token equals `flag`. */
+export function hasExactFlag(args: string[], flag: string): bool {
+  return args.indexOf(flag) >= 0;
+}
+
+/** Number of tokens equal to `flag`. */
+export function countExactFlag(args: string[], flag: string): i32 {
+  let n = 0;
+  for (let i = 0; i < args.length; i++) if (args[i] == flag) n++;
+  return n;
+}
+
+/** Some token starts with `flag=`. */
+export function hasFlagWithEquals(args: string[], flag: string): bool {
+  const prefix = flag + "=";
+  for (let i = 0; i < args.length; i++) if (args[i].startsWith(prefix)) return true;
+  return false;
+}
+
+/** The values given to a flag and how many occurrences were malformed. */
+export class ArgValues {
+  values: string[] = [];
+  malformed: i32 = 0;
+  /** the flag occurs at all (well-formed or not) */
+  get present(): bool { return this.values.length > 0 || this.malformed > 0; }
+}
+
+/**
+ * hicache-injector.md §8.1: exact `flag` takes the next token as its value unless there is none
+ * or it starts with `--` (malformed; scanning continues with that next token); `flag=rest` takes
+ * `rest`, empty `rest` is malformed. A next token like `-1` is a value.
+ */
+export function argValues(args: string[], flag: string): ArgValues {
+  const out = new ArgValues();
+  const prefix = flag + "=";
+  let i = 0;
+  while (i < args.length) {
+    const t = args[i];
+    if (t == flag) {
+      if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
+        out.malformed++;
+        i++;
+        continue;
+      }
+      out.values.push(args[i + 1]);
+      i += 2;
+      continue;
+    }
+    if (t.startsWith(prefix)) {
+      const rest = t.substring(prefix.length);
+      if (rest.length == 0) out.malformed++;
+      else out.values.push(rest);
+    }
+    i++;
+  }
+  return out;
+}
+
+export enum ArgActionKind {
+  /** leave args as they are */
+  None = 0,
+  /** replace the token at `index` with `tokens[0]` */
+  Replace = 1,
+  /** append `tokens` at the end */
+  Append = 2,
+}
+
+/** What applyArg/applyBareFlag will do to an args list. */
+export class ArgAction {
+  constructor(public kind: ArgActionKind, public index: i32, public tokens: string[]) {}
+}
+
+/**
+ * §6.5 applyArg, first match only: exact `flag` followed by a token → overwrite that next token
+ * (unconditionally, even another flag); exact `flag` last → append `value`; `flag=…` → rewrite to
+ * `flag=value`; no match → append `flag`, `value`.
+ */
+export function planApplyArg(args: string[], flag: string, value: string): ArgAction {
+  const prefix = flag + "=";
+  for (let i = 0; i < args.length; i++) {
+    const t = args[i];
+    if (t == flag) {
+      if (i + 1 < args.length) return new ArgAction(ArgActionKind.Replace, i + 1, [value]);
+      return new ArgAction(ArgActionKind.Append, -1, [value]);
+    }
+    if (t.startsWith(prefix)) return new ArgAction(ArgActionKind.Replace, i, [prefix + value]);
+  }
+  return new ArgAction(ArgActionKind.Append, -1, [flag, value]);
+}
+
+/** §6.5 applyBareFlag: nothing when `flag` or `flag=…` is present, else append `flag`. */
+export function planApplyBareFlag(args: string[], flag: string): ArgAction {
+  if (hasFlag(args, flag)) return new ArgAction(ArgActionKind.None, -1, []);
+  return new ArgAction(ArgActionKind.Append, -1, [flag]);
+}
+
+/** The action carried out on a copy of `args`. */
+export function applyArgAction(args: string[], action: ArgAction): string[] {
+  const out = args.slice(0);
+  if (action.kind == ArgActionKind.Replace && action.index >= 0 && action.index < out.length && action.tokens.length > 0) {
+    out[action.index] = action.tokens[0];
+  } else if (action.kind == ArgActionKind.Append) {
+    for (let i = 0; i < action.tokens.length; i++) out.push(action.tokens[i]);
+  }
+  return out;
+}
+
+/** applyArg on a string list (returns a new list). */
+export function applyArg(args: string[], flag: string, value: string): string[] {
+  return applyArgAction(args, planApplyArg(args, flag, value));
+}
+
+/** applyBareFlag on a string list (returns a new list). */
+export function applyBareFlag(args: string[], flag: string): string[] {
+  return applyArgAction(args, planApplyBareFlag(args, flag));
+}
+
+// ---- on a live JSON array ----
+
+/** Carries `action` out on a JSON array of strings; false when `array` is not an array. */
+export function applyArgActionToArray(array: JsonValue, action: ArgAction): bool {
+  if (!array.isArray()) return false;
+  if (action.kind == ArgActionKind.Replace) {
+    if (action.tokens.length == 0) return false;
+    return array.replace(action.index, JsonValue.str(action.tokens[0]));
+  }
+  if (action.kind == ArgActionKind.Append) return appendTokensToArray(array, action.tokens);
+  return true;
+}
+
+/** Pushes each token as a JSON string. */
+export function appendTokensToArray(array: JsonValue, tokens: string[]): bool {
+  for (let i = 0; i < tokens.length; i++) {
+    if (!array.push(JsonValue.str(tokens[i]))) return false;
+  }
+  return true;
+}
+
+/** applyArg on a JSON array of strings; false when it is not one. */
+export function applyArgToArray(array: JsonValue, flag: string, value: string): bool {
+  const tokens = stringItems(array);
+  if (tokens === null) return false;
+  return applyArgActionToArray(array, planApplyArg(tokens, flag, value));
+}
+
+/** applyBareFlag on a JSON array of strings; false when it is not one. */
+export function applyBareFlagToArray(array: JsonValue, flag: string): bool {
+  const tokens = stringItems(array);
+  if (tokens === null) return false;
+  return applyArgActionToArray(array, planApplyBareFlag(tokens, flag));
+}
+
+/** The container's `args` as strings: [] when unset, null when not an array of strings. */
+export function containerArgs(container: JsonValue): string[] | null {
+  const args = container.get("args");
+  if (args === null || args.isNull()) return new Array<string>(0);
+  return stringItems(args);
+}

@@ -1,0 +1,79 @@
+// Small DOM helpers shared by the pod helpers: "get or create" for object and array members, and
+// reading a JSON array of strings. All of them report wrong types as values, never trap.
+import { JsonValue } from "../json/index";
+
+/** True when `node` is missing or JSON null (the usual Kubernetes "not set"). */
+export function isUnset(node: JsonValue | null): bool {
+  return node === null || node.isNull();
+}
+
+/** The object member `key` of `parent`, created (or replacing a null) when unset; null when
+ *  `parent` is not an object or the member has another kind. */
+export function ensureObjectMember(parent: JsonValue, key: string): JsonValue | null {
+  if (!parent.isObject()) return null;
+  const existing = parent.get(key);
+  if (existing !== null && existing.isObject()) return existing;
+  if (!isUnset(existing)) return null;
+  parent.set(key, JsonValue.object());
+  // re-read: the live node is the one the parent holds
+  return objectOrNull(parent.get(key));
+}
+
+/** The array member `key` of `parent`, created (or replacing a null) when unset; null when `parent`
+ *  is not an object or the member has another kind. */
+export function ensureArrayMember(parent: JsonValue, key: string): JsonValue | null {
+  if (!parent.isObject()) return null;
+  const existing = parent.get(key);
+  if (existing !== null && existing.isArray()) return existing;
+  if (!isUnset(existing)) return null;
+  parent.set(key, JsonValue.array());
+  const created = parent.get(key);
+  return created !== null && created.isArray() ? created : null;
+}
+
+/** `parent[key]` when it is an object, else null. */
+export function objectMember(parent: JsonValue | null, key: string): JsonValue | null {
+  if (parent === null) return null;
+  return objectOrNull(parent.get(key));
+}
+
+/** `parent[key]` when it is an array, else null. */
+export function arrayMember(parent: JsonValue | null, key: string): JsonValue | null {
+  if (parent === null) return null;
+  const v = parent.get(key);
+  return v !== null && v.isArray() ? v : null;
+}
+
+function objectOrNull(node: JsonValue | null): JsonValue | null {
+  return node !== null && node.isObject() ? node : null;
+}
+
+/** The items of a JSON array of strings; null when `array` is not an array or an item is not a
+ *  string (use checkStringArray in validate.ts for the detail text). */
+export function stringItems(array: JsonValue | null): string[] | null {
+  if (array === null || !array.isArray()) return null;
+  const n = array.size();
+  const out = new Array<string>(0);
+  for (let i = 0; i < n; i++) {
+    const item = array.at(i);
+    if (item === null) return null;
+    const s = item.asString();
+    if (!s.ok) return null;
+    out.push(s.value);
+  }
+  return out;
+}
+
+/** The string `name` of an object item, or null (not an object, no name, or not a string). */
+export function itemName(item: JsonValue | null): string | null {
+  if (item === null || !item.isObject()) return null;
+  const name = item.readString("name");
+  return name.ok ? name.value : null;
+}
+
+/** `{"name":"<name>"}` */
+export function nameRef(name: string): JsonValue {
+  const o = JsonValue.object();
+  o.set("name", JsonValue.str(name));
+  return o;
+}

@@ -1,0 +1,146 @@
+// Lists of named items (volumes, volumeMounts, initContainers, imagePullSecrets, env): presence by
+// name, append-if-absent, and the pull-secret merge of lmcache-injectors.md §6.3. An existing
+// same-named item is kept unchanged (never reconciled). Wrong-typed items never match a name.
+import { JsonValue } from "../json/index";
+import { ensureArrayMember, ensureObjectMember, isUnset, itemName, nameRef } from "./fields";
+
+/** Some item of `list` is an object whose string `name` equals `name`. */
+export function hasItemNamed(list: JsonValue | null, name: string): bool {
+  return countItemsNamed(list, name) > 0;
+}
+
+/** How many items carry that name. */
+export function countItemsNamed(list: JsonValue | null, name: string): i32 {
+  if (list === null || !list.isArray()) return 0;
+  let count = 0;
+  const n = list.size();
+  for (let i = 0; i < n; i++) {
+    const itemNameText = itemName(list.at(i));
+    if (itemNameText !== null && itemNameText == name) count++;
+  }
+  return count;
+}
+
+/** Appends `item` to `parent[field]` unless an item with the same name exists; creates the list
+ *  when unset. False when the list has the wrong type or `item` has no string name. */
+export function appendIfAbsentByName(parent: JsonValue, field: string, item: JsonValue): bool {
+  const name = itemName(item);
+  if (name === null) return false;
+  const list = ensureArrayMember(parent, field);
+  if (list === null) return false;
+  if (hasItemNamed(list, name)) return true;
+  return list.push(item);
+}
+
+/** Appends `item` to `parent[field]` unconditionally; creates the list when unset. */
+export function appendToList(parent: JsonValue, field: string, item: JsonValue): bool {
+  const list = ensureArrayMember(parent, field);
+  if (list === null) return false;
+  return list.push(item);
+}
+
+// ---- named conveniences for the lists injectors touch (spec created when absent) ----
+
+/** spec.volumes += volume unless a volume with that name exists. */
+export function appendVolumeIfAbsent(pod: JsonValue, volume: JsonValue): bool {
+  const spec = ensureObjectMember(pod, "spec");
+  return spec !== null && appendIfAbsentByName(spec, "volumes", volume);
+}
+
+/** spec.initContainers += container unless one with that name exists. */
+export function appendInitContainerIfAbsent(pod: JsonValue, container: JsonValue): bool {
+  const spec = ensureObjectMember(pod, "spec");
+  return spec !== null && appendIfAbsentByName(spec, "initContainers", container);
+}
+
+/** container.volumeMounts += mount unless a mount with that name exists. */
+export function appendVolumeMountIfAbsent(container: JsonValue, mount: JsonValue): bool {
+  return appendIfAbsentByName(container, "volumeMounts", mount);
+}
+
+/** spec.imagePullSecrets += {name} unless listed. */
+export function appendPullSecretIfAbsent(pod: JsonValue, name: string): bool {
+  const spec = ensureObjectMember(pod, "spec");
+  return spec !== null && appendIfAbsentByName(spec, "imagePullSecrets", nameRef(name));
+}
+
+/** The names `mergePullSecrets` would append to `existing` (in order, deduplicated). */
+export function pullSecretsToAppend(existing: JsonValue | null, injected: string[]): string[] {
+  const seen = new Set<string>();
+  if (existing !== null && existing.isArray()) {
+    const n = existing.size();
+    for (let i = 0; i < n; i++) {
+      const name = itemName(existing.at(i));
+      if (name !== null) seen.add(name);
+    }
+  }
+  const out = new Array<string>(0);
+  for (let i = 0; i < injected.length; i++) {
+    const name = injected[i];
+    if (seen.has(name)) continue;
+    seen.add(name);
+    out.push(name);
+  }
+  return out;
+}
+
+/** §6.3 MergeImagePullSecrets on `spec`: keep existing entries (duplicates included), append each
+ *  injected `{"name":n}` not seen yet; the list is created only when something is appended.
+ *  False when `spec` or `spec.imagePullSecrets` has the wrong type. */
+export function mergePullSecrets(spec: JsonValue, injected: string[]): bool {
+  if (!spec.isObject()) return false;
+  const existing = spec.get("imagePullSecrets");
+  if (!isUnset(existing) && (existing === null || !existing.isArray())) return false;
+  const toAppend = pullSecretsToAppend(existing, injected);
+  if (toAppend.length == 0) return true;
+  const list = ensureArrayMember(spec, "imagePullSecrets");
+  if (list === null) return false;
+  for (let i = 0; i < toAppend.length; i++) {
+    if (!list.push(nameRef(toAppend[i]))) return false;
+  }
+  return true;
+}
+
+// ---- builders for the objects injectors append (exact JSON of the specs) ----
+
+/** `{"name":n,"emptyDir":{}}` */
+export function emptyDirVolume(name: string): JsonValue {
+  const o = nameRef(name);
+  o.set("emptyDir", JsonValue.object());
+  return o;
+}
+
+/** `{"name":n,"nfs":{"server":s,"path":p}}` */
+export function nfsVolume(name: string, server: string, path: string): JsonValue {
+  const nfs = JsonValue.object();
+  nfs.set("server", JsonValue.str(server));
+  nfs.set("path", JsonValue.str(path));
+  const o = nameRef(name);
+  o.set("nfs", nfs);
+  return o;
+}
+
+/** `{"name":n,"mountPath":p}` plus `"readOnly":true` when asked (false is omitted). */
+export function volumeMount(name: string, mountPath: string, readOnly: bool): JsonValue {
+  const o = nameRef(name);
+  o.set("mountPath", JsonValue.str(mountPath));
+  if (readOnly) o.set("readOnly", JsonValue.bool(true));
+  return o;
+}
+
+/** `{"name","image","env"?,"volumeMounts"?,"imagePullPolicy"?}` — no command or args: the image's
+ *  entrypoint runs. Empty lists and an empty pull policy are omitted. */
+export function simpleInitContainer(name: string, image: string, env: JsonValue[], mounts: JsonValue[], pullPolicy: string): JsonValue {
+  const o = nameRef(name);
+  o.set("image", JsonValue.str(image));
+  if (env.length > 0) o.set("env", arrayOf(env));
+  if (mounts.length > 0) o.set("volumeMounts", arrayOf(mounts));
+  if (pullPolicy.length > 0) o.set("imagePullPolicy", JsonValue.str(pullPolicy));
+  return o;
+}
+
+function arrayOf(items: JsonValue[]): JsonValue {
+  const a = JsonValue.array();
+  for (let i = 0; i < items.length; i++) a.push(items[i]);
+  return a;
+}

@@ -1,0 +1,118 @@
+// Type checks for the "a field read has the wrong JSON type → invalid-request" rule. Each returns
+// "" when fine, else a detail text such as `spec.containers[0].args[2] is not a string`. Absent
+// and null fields are fine (Kubernetes "not set").
+import { JsonValue } from "../json/index";
+import { isUnset } from "./fields";
+
+function indexed(path: string, i: i32): string {
+  return path + "[" + i.toString() + "]";
+}
+
+/** `node.<field>` is unset or an array of strings. */
+export function checkStringArray(node: JsonValue, field: string, path: string): string {
+  const list = node.get(field);
+  if (isUnset(list)) return "";
+  const listPath = path + "." + field;
+  if (list === null || !list.isArray()) return listPath + " is not an array";
+  const n = list.size();
+  for (let i = 0; i < n; i++) {
+    const item = list.at(i);
+    if (item === null || !item.isString() || !item.asString().ok) return indexed(listPath, i) + " is not a string";
+  }
+  return "";
+}
+
+/** `node.<field>` is unset or an array of objects, each with a string `name`. */
+export function checkNamedObjectArray(node: JsonValue, field: string, path: string): string {
+  const list = node.get(field);
+  if (isUnset(list)) return "";
+  const listPath = path + "." + field;
+  if (list === null || !list.isArray()) return listPath + " is not an array";
+  const n = list.size();
+  for (let i = 0; i < n; i++) {
+    const detail = checkNamedObject(list.at(i), indexed(listPath, i));
+    if (detail.length > 0) return detail;
+  }
+  return "";
+}
+
+/** `node.<field>` is unset or an array (items unchecked). */
+export function checkArray(node: JsonValue, field: string, path: string): string {
+  const list = node.get(field);
+  if (isUnset(list)) return "";
+  if (list === null || !list.isArray()) return path + "." + field + " is not an array";
+  return "";
+}
+
+/** `node.<field>` is unset or an object. */
+export function checkObject(node: JsonValue, field: string, path: string): string {
+  const v = node.get(field);
+  if (isUnset(v)) return "";
+  if (v === null || !v.isObject()) return path + "." + field + " is not an object";
+  return "";
+}
+
+/** An object with a string `name`. */
+export function checkNamedObject(item: JsonValue | null, path: string): string {
+  if (item === null || !item.isObject()) return path + " is not an object";
+  const name = item.get("name");
+  if (name === null || !name.isString() || !name.asString().ok) return path + ".name is not a string";
+  return "";
+}
+
+/** `env`: unset or an array of objects with a string `name` and a `value` that is unset or a string. */
+export function checkEnvList(container: JsonValue, path: string): string {
+  const named = checkNamedObjectArray(container, "env", path);
+  if (named.length > 0) return named;
+  const env = container.get("env");
+  if (env === null || !env.isArray()) return "";
+  const n = env.size();
+  for (let i = 0; i < n; i++) {
+    const entry = env.at(i);
+    if (entry === null) continue;
+    const value = entry.get("value");
+    if (isUnset(value)) continue;
+    if (value === null || !value.isString() || !value.asString().ok) {
+      return indexed(path + ".env", i) + ".value is not a string";
+    }
+  }
+  return "";
+}
+
+/** The container fields the injectors read: `args`/`command` string arrays, `env` (see
+ *  checkEnvList), `volumeMounts` named objects. `path` is e.g. `spec.containers[0]`. */
+export function checkContainerFields(container: JsonValue | null, path: string): string {
+  if (container === null || !container.isObject()) return path + " is not an object";
+  let detail = checkNamedObject(container, path);
+  if (detail.length > 0) return detail;
+  detail = checkStringArray(container, "args", path);
+  if (detail.length > 0) return detail;
+  detail = checkStringArray(container, "command", path);
+  if (detail.length > 0) return detail;
+  detail = checkEnvList(container, path);
+  if (detail.length > 0) return detail;
+  return checkNamedObjectArray(container, "volumeMounts", path);
+}
+
+/** `spec` is unset or an object whose `containers` is unset or an array of objects with string names. */
+export function checkContainerList(pod: JsonValue): string {
+  if (!pod.isObject()) return "object is not a JSON object";
+  const spec = pod.get("spec");
+  if (isUnset(spec)) return "";
+  if (spec === null || !spec.isObject()) return "spec is not an object";
+  return checkNamedObjectArray(spec, "containers", "spec");
+}
+
+/** The pod-level lists the injectors append to: `volumes`, `initContainers` (named objects) and
+ *  `imagePullSecrets` (an array; items without a string name are kept as they are). */
+export function checkPodLists(pod: JsonValue): string {
+  if (!pod.isObject()) return "object is not a JSON object";
+  const spec = pod.get("spec");
+  if (isUnset(spec)) return "";
+  if (spec === null || !spec.isObject()) return "spec is not an object";
+  let detail = checkNamedObjectArray(spec, "volumes", "spec");
+  if (detail.length > 0) return detail;
+  detail = checkNamedObjectArray(spec, "initContainers", "spec");
+  if (detail.length > 0) return detail;
+  return checkArray(spec, "imagePullSecrets", "spec");
+}

@@ -1,0 +1,116 @@
+// inference-cache keys, HiCache fixed names, and the reserved args/env per runtime adapter
+// (README "Reserved-key sets", hicache-injector.md §2, cachebackend-validator.md rules 19, 20, 24).
+
+export const CACHEBACKEND_GROUP = "inferencecache.io";
+export const CACHEBACKEND_VERSION = "v1alpha1";
+export const CACHEBACKEND_API_VERSION = "inferencecache.io/v1alpha1";
+export const CACHEBACKEND_KIND = "CacheBackend";
+
+export const SKIP_INJECT_ANNOTATION = "inferencecache.io/skip-inject";
+export const INJECTED_BY_ANNOTATION = "inferencecache.io/injected-by";
+export const INJECTED_BY_UID_ANNOTATION = "inferencecache.io/injected-by-uid";
+export const INJECT_SKIPPED_ANNOTATION = "inferencecache.io/inject-skipped";
+/** Value of `inject-skipped` on opt-out. */
+export const INJECT_SKIPPED_VALUE = "skip-inject-annotation";
+export const KERNEL_CHECK_ANNOTATION = "inferencecache.io/lmcache-kernel-check";
+/** Controller gate opt-out; not read by cachewarden. */
+export const REQUIRE_KV_EVENTS_ANNOTATION = "inferencecache.io/require-kv-events";
+
+/** Accepted non-empty values of the kernel-check annotation (case-sensitive). */
+export function kernelCheckModes(): string[] {
+  return ["auto", "report-only", "strict", "off"];
+}
+
+// HiCache fixed names
+export const HICACHE_ENGINE_CONTAINER = "sglang";
+export const HICACHE_FLAG_ENABLE = "--enable-hierarchical-cache";
+export const HICACHE_FLAG_SIZE = "--hicache-size";
+export const HICACHE_FLAG_RATIO = "--hicache-ratio";
+export const HICACHE_FLAG_WRITE_POLICY = "--hicache-write-policy";
+export const HICACHE_FLAG_IO_BACKEND = "--hicache-io-backend";
+export const HICACHE_FLAG_MEM_LAYOUT = "--hicache-mem-layout";
+export const HICACHE_FLAG_STORAGE_BACKEND = "--hicache-storage-backend";
+export const HICACHE_FLAG_STORAGE_PREFETCH_POLICY = "--hicache-storage-prefetch-policy";
+export const HICACHE_STORAGE_BACKEND_FILE = "file";
+export const HICACHE_STORAGE_DIR_ENV = "SGLANG_HICACHE_FILE_BACKEND_STORAGE_DIR";
+/** Volume name and engine mount name for the NFS L3 tier. */
+export const HICACHE_L3_VOLUME = "inferencecache-hicache-l3";
+export const SGLANG_FLAG_ENABLE_LMCACHE = "--enable-lmcache";
+export const SGLANG_FLAG_LMCACHE_CONFIG_FILE = "--lmcache-config-file";
+
+/** The 7 HiCache value flags, in hicache-injector.md §2 order. */
+export function hicacheValueFlags(): string[] {
+  return [
+    HICACHE_FLAG_SIZE, HICACHE_FLAG_RATIO, HICACHE_FLAG_WRITE_POLICY, HICACHE_FLAG_IO_BACKEND,
+    HICACHE_FLAG_MEM_LAYOUT, HICACHE_FLAG_STORAGE_BACKEND, HICACHE_FLAG_STORAGE_PREFETCH_POLICY,
+  ];
+}
+
+/** SGLang LMCache flags that conflict with HiCache. */
+export function hicacheConflictingLmcacheFlags(): string[] {
+  return [SGLANG_FLAG_ENABLE_LMCACHE, SGLANG_FLAG_LMCACHE_CONFIG_FILE];
+}
+
+// hiCache enums (CRD), in the order the NotSupported messages list them
+export function hicacheWritePolicies(): string[] {
+  return ["write_back", "write_through", "write_through_selective"];
+}
+export function hicacheIoBackends(): string[] {
+  return ["direct", "kernel", "kernel_ascend"];
+}
+export function hicacheMemoryLayouts(): string[] {
+  return ["layer_first", "page_first", "page_first_direct", "page_first_kv_split", "page_head"];
+}
+export function hicacheStoragePrefetchPolicies(): string[] {
+  return ["best_effort", "wait_complete", "timeout"];
+}
+
+export const RUNTIME_ID_VLLM = "vllm";
+export const RUNTIME_ID_SGLANG = "sglang";
+
+/** The runtime adapters of cachebackend-validator.md rule 23, in selection order. */
+export enum RuntimeAdapter {
+  VllmLmcache = 0,
+  VllmMooncakeLegacy = 1,
+  ExternalLegacy = 2,
+  SglangLmcache = 3,
+  SglangHicache = 4,
+}
+
+/** Runtime ID (`vllm` / `sglang`) of an adapter. */
+export function adapterRuntimeId(adapter: RuntimeAdapter): string {
+  return adapter == RuntimeAdapter.SglangLmcache || adapter == RuntimeAdapter.SglangHicache
+    ? RUNTIME_ID_SGLANG : RUNTIME_ID_VLLM;
+}
+
+/** Engine container name of an adapter (equal to its runtime ID). */
+export function adapterEngineContainer(adapter: RuntimeAdapter): string {
+  return adapterRuntimeId(adapter);
+}
+
+/** Args an adapter reserves (engineOverrides may not set or suppress them). */
+export function reservedArgs(adapter: RuntimeAdapter): string[] {
+  switch (adapter) {
+    case RuntimeAdapter.SglangLmcache:
+      return [SGLANG_FLAG_ENABLE_LMCACHE, SGLANG_FLAG_LMCACHE_CONFIG_FILE];
+    case RuntimeAdapter.SglangHicache: {
+      const flags = hicacheValueFlags();
+      flags.unshift(HICACHE_FLAG_ENABLE);
+      return flags;
+    }
+    default:
+      return ["--kv-transfer-config"];
+  }
+}
+
+/** Env names an adapter reserves. */
+export function reservedEnv(adapter: RuntimeAdapter): string[] {
+  switch (adapter) {
+    case RuntimeAdapter.SglangLmcache:
+      return ["LMCACHE_USE_EXPERIMENTAL", "INFERENCECACHE_FAIL_OPEN"];
+    case RuntimeAdapter.SglangHicache:
+      return [HICACHE_STORAGE_DIR_ENV];
+    default:
+      return ["LMCACHE_REMOTE_URL", "VLLM_USE_V1", "INFERENCECACHE_FAIL_OPEN", "PYTHONHASHSEED"];
+  }
+}

@@ -1,0 +1,80 @@
+// Message formats shared across policies (README "Cross-policy conventions",
+// lmcache-injectors.md §8, cacheengine-validator.md §3).
+
+/** Audit annotation key for every injector skip (the API server prefixes the webhook name). */
+export const AUDIT_SKIP_REASON_KEY = "skip-reason";
+/** HTTP code of every validator rejection. */
+export const REJECTION_CODE: i32 = 422;
+
+export const POLICY_LMCACHE_INJECTOR = "lmcache-injector";
+export const POLICY_CACHEBLEND_INJECTOR = "cacheblend-injector";
+export const POLICY_HICACHE_INJECTOR = "hicache-injector";
+export const POLICY_CACHEBACKEND_VALIDATOR = "cachebackend-validator";
+export const POLICY_CACHEENGINE_VALIDATOR = "cacheengine-validator";
+
+/** `<policy>: injection skipped (<reason>): <detail>`. */
+export function skipWarning(policy: string, reason: string, detail: string): string {
+  return policy + ": injection skipped (" + reason + "): " + detail;
+}
+
+/** Success warning when the user already passes `--kv-transfer-config` (both LMCache injectors). */
+export function kvTransferConfigPresentWarning(policy: string, container: string): string {
+  return policy + ": kv-transfer-config-present: container \"" + container +
+    "\" already sets --kv-transfer-config; the engine connection config was not injected";
+}
+
+/** `validate_settings` detail for a key that is not part of the settings schema. */
+export const UNKNOWN_FIELD_DETAIL = "unknown field";
+
+// Normative skip details of lmcache-injectors.md §8.1 (`<ns>/<n>` = resolved engine).
+
+export function detailConfigMapNotFound(ns: string, engine: string): string {
+  return "ConfigMap " + ns + "/" + engine + "-connection not found";
+}
+export function detailEngineNotFound(kind: string, ns: string, engine: string): string {
+  return kind + " " + ns + "/" + engine + " not found";
+}
+export function detailEngineNotInline(ref: string): string {
+  return "engine " + ref + " is not in settings.engines and lookups are disabled";
+}
+export function detailNoContainerNamed(name: string): string {
+  return "no container named \"" + name + "\"";
+}
+export const DETAIL_POD_HAS_NO_CONTAINERS = "pod has no containers";
+export function detailCommandOverride(container: string): string {
+  return "container \"" + container + "\" sets command; only args can be extended";
+}
+export function detailConnectionConfigMissing(ns: string, engine: string): string {
+  return "ConfigMap " + ns + "/" + engine + "-connection has no kv-transfer-config.json value";
+}
+export function detailInvalidConnectionConfig(ns: string, engine: string): string {
+  return "kv-transfer-config.json of " + ns + "/" + engine + "-connection is not a JSON object";
+}
+export function detailInvalidEngineReference(ref: string): string {
+  return "\"" + ref + "\" is not a valid engine reference";
+}
+export function detailInvalidPullSecret(name: string): string {
+  return "\"" + name + "\" is not a valid Secret name";
+}
+export function detailPayloadImageUnset(kind: string, ns: string, engine: string): string {
+  return kind + " " + ns + "/" + engine + " has no injection.payloadImage.repository";
+}
+export const DETAIL_PAYLOAD_IMAGE_FOOTGUN = "payloadImage.repository is the ImageSpec default lmcache/vllm-openai";
+export function detailPayloadImagePartInvalid(field: string): string {
+  return "payloadImage " + field + " is not a valid image reference part";
+}
+/** `<what>` is `<kind or ConfigMap> <ns>/<name>`. */
+export function detailLookupDenied(what: string, ns: string, name: string): string {
+  return "lookup of " + what + " " + ns + "/" + name + " was denied; use settings.engines";
+}
+export function detailLookupFailed(what: string, ns: string, name: string): string {
+  return "lookup of " + what + " " + ns + "/" + name + " failed";
+}
+export function detailInvalidRequest(what: string): string {
+  return "request could not be read: " + what;
+}
+
+// cacheengine-validator rule texts shared with the injectors' settings validation
+export const REPOSITORY_FOOTGUN_DETAIL =
+  "is the ImageSpec default (the vLLM engine image), not a payload image; set repository to your payload image (payloadImage: {} is defaulted to this value)";
+export const MUST_NOT_CONTAIN_WHITESPACE_DETAIL = "must not contain whitespace";

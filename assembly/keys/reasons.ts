@@ -1,0 +1,50 @@
+// Skip / fail-open reason codes (README "Reserved-key sets", lmcache-injectors.md §7,
+// hicache-injector.md §11.2). Upstream values first, then the cachewarden additions.
+
+// lmcache-injector / cacheblend-injector (upstream)
+export const REASON_ENGINE_NOT_FOUND = "engine-not-found";
+export const REASON_TARGET_CONTAINER_NOT_FOUND = "target-container-not-found";
+export const REASON_COMMAND_OVERRIDE = "command-override";
+/** Not a skip: written next to a successful injection. */
+export const REASON_KV_TRANSFER_CONFIG_PRESENT = "kv-transfer-config-present";
+export const REASON_PAYLOAD_IMAGE_UNSET = "payload-image-unset";
+// cachewarden additions
+export const REASON_PAYLOAD_IMAGE_INVALID = "payload-image-invalid";
+export const REASON_CONNECTION_CONFIG_MISSING = "connection-config-missing";
+export const REASON_INVALID_CONNECTION_CONFIG = "invalid-connection-config";
+export const REASON_INVALID_ENGINE_REFERENCE = "invalid-engine-reference";
+export const REASON_INVALID_IMAGE_PULL_SECRETS = "invalid-image-pull-secrets";
+
+// shared by all injectors
+export const REASON_LOOKUP_DENIED = "lookup-denied";
+export const REASON_LOOKUP_FAILED = "lookup-failed";
+export const REASON_INVALID_REQUEST = "invalid-request";
+
+// hicache-injector fail-open reasons (warnings/audit only)
+export const REASON_AMBIGUOUS_BACKENDS = "ambiguous-backends";
+export const REASON_INVALID_BACKEND = "invalid-backend";
+export const REASON_ENGINE_CONTAINER_NOT_FOUND = "engine-container-not-found";
+export const REASON_LMCACHE_ARGS_PRESENT = "lmcache-args-present";
+export const REASON_ARG_CONFLICT = "arg-conflict";
+export const REASON_ENV_CONFLICT = "env-conflict";
+export const REASON_VOLUME_CONFLICT = "volume-conflict";
+export const REASON_MOUNT_CONFLICT = "mount-conflict";
+
+/** Every LMCache/CacheBlend skip-reason value, upstream first. */
+export function lmcacheSkipReasons(): string[] {
+  return [
+    REASON_ENGINE_NOT_FOUND, REASON_TARGET_CONTAINER_NOT_FOUND, REASON_COMMAND_OVERRIDE,
+    REASON_KV_TRANSFER_CONFIG_PRESENT, REASON_PAYLOAD_IMAGE_UNSET, REASON_PAYLOAD_IMAGE_INVALID,
+    REASON_CONNECTION_CONFIG_MISSING, REASON_INVALID_CONNECTION_CONFIG, REASON_INVALID_ENGINE_REFERENCE,
+    REASON_INVALID_IMAGE_PULL_SECRETS, REASON_LOOKUP_DENIED, REASON_LOOKUP_FAILED, REASON_INVALID_REQUEST,
+  ];
+}
+
+/** Every hicache-injector fail-open reason. */
+export function hicacheFailOpenReasons(): string[] {
+  return [
+    REASON_INVALID_REQUEST, REASON_LOOKUP_DENIED, REASON_LOOKUP_FAILED, REASON_AMBIGUOUS_BACKENDS,
+    REASON_INVALID_BACKEND, REASON_ENGINE_CONTAINER_NOT_FOUND, REASON_LMCACHE_ARGS_PRESENT,
+    REASON_ARG_CONFLICT, REASON_ENV_CONFLICT, REASON_VOLUME_CONFLICT, REASON_MOUNT_CONFLICT,
+  ];
+}

@@ -1,0 +1,50 @@
+// The `__guest_call` dispatch every Kubewarden policy needs (kubewarden-contract.md §1.5, §2):
+// `validate`, `validate_settings`, `protocol_version`; anything else is a guest error.
+import { readInvocation, reportGuestError, respondBytes } from "../wapc/index";
+
+export const OPERATION_VALIDATE = "validate";
+export const OPERATION_VALIDATE_SETTINGS = "validate_settings";
+export const OPERATION_PROTOCOL_VERSION = "protocol_version";
+
+/** The JSON string `"v1"`: 4 bytes including the quotes. */
+export function protocolVersionBytes(): Uint8Array {
+  return Uint8Array.wrap(String.UTF8.encode("\"v1\""));
+}
+
+/** What one guest call produces: response bytes (ok) or a guest error text. */
+export class GuestReply {
+  constructor(public ok: bool, public response: Uint8Array, public error: string) {}
+}
+
+/** Pure dispatch on the operation name (testable without the host). */
+export function dispatchOperation(
+  operation: string,
+  payload: Uint8Array,
+  validate: (payload: Uint8Array) => Uint8Array,
+  validateSettings: (payload: Uint8Array) => Uint8Array,
+): GuestReply {
+  if (operation == OPERATION_VALIDATE) return new GuestReply(true, validate(payload), "");
+  if (operation == OPERATION_VALIDATE_SETTINGS) return new GuestReply(true, validateSettings(payload), "");
+  if (operation == OPERATION_PROTOCOL_VERSION) return new GuestReply(true, protocolVersionBytes(), "");
+  return new GuestReply(false, new Uint8Array(0), "unknown operation: " + operation);
+}
+
+/**
+ * The body of a policy's `__guest_call`:
+ * `export function __guest_call(a: i32, b: i32): i32 { return handleGuestCall(a, b, validate, validateSettings); }`
+ * Returns 1 after responding, 0 after a guest error. With `--use COLLECT_AFTER_CALL=1` it collects
+ * garbage after responding, so long-lived instances (Node host, benchmarks) stay flat.
+ */
+export function handleGuestCall(
+  operationLen: i32,
+  payloadLen: i32,
+  validate: (payload: Uint8Array) => Uint8Array,
+  validateSettings: (payload: Uint8Array) => Uint8Array,
+): i32 {
+  const invocation = readInvocation(operationLen, payloadLen);
+  const reply = dispatchOperation(invocation.operation, invocation.payload, validate, validateSettings);
+  if (reply.ok) respondBytes(reply.response);
+  else reportGuestError(reply.error);
+  if (isDefined(COLLECT_AFTER_CALL)) __collect();
+  return reply.ok ? 1 : 0;
+}

@@ -1,0 +1,112 @@
+// Decoding the `validate` payload `{"request": <AdmissionRequest>, "settings": …}`
+// (kubewarden-contract.md §2.1). The request arrives camelCase with absent optionals omitted.
+// Decoding never traps: structural problems come back as an error string; scalar fields of the
+// wrong JSON type read as "" / false so planners decide what matters to them.
+import { JsonValue, parseJson, ReadState } from "../json/index";
+
+export class GroupVersionKind {
+  constructor(public group: string, public version: string, public kind: string) {}
+}
+
+export class GroupVersionResource {
+  constructor(public group: string, public version: string, public resource: string) {}
+}
+
+/** A read-only view of one admission request plus the policy settings. */
+export class ValidationRequest {
+  /** the raw `request` node (live DOM) */
+  request: JsonValue;
+  /** the settings object; an empty object when absent or null */
+  settings: JsonValue;
+  uid: string = "";
+  operation: string = "";
+  namespace: string = "";
+  name: string = "";
+  kind: GroupVersionKind = new GroupVersionKind("", "", "");
+  resource: GroupVersionResource = new GroupVersionResource("", "", "");
+  subResource: string = "";
+  dryRun: bool = false;
+  /** `request.object`; null when absent or JSON null (DELETE) */
+  object: JsonValue | null = null;
+  /** `request.oldObject`; null when absent or JSON null */
+  oldObject: JsonValue | null = null;
+
+  constructor(request: JsonValue, settings: JsonValue) {
+    this.request = request;
+    this.settings = settings;
+  }
+
+  /** `request.namespace`, else `object.metadata.namespace` (Pod CREATE may omit the latter), else "". */
+  namespaceOrObjectNamespace(): string {
+    if (this.namespace.length > 0) return this.namespace;
+    const object = this.object;
+    if (object === null) return "";
+    const metadata = object.get("metadata");
+    if (metadata === null) return "";
+    const ns = metadata.readString("namespace");
+    return ns.ok ? ns.value : "";
+  }
+}
+
+/** The outcome of decoding: `request` is non-null iff `error` is "". */
+export class DecodedRequest {
+  constructor(public request: ValidationRequest | null, public error: string) {}
+  get ok(): bool { return this.request !== null; }
+}
+
+function failed(error: string): DecodedRequest {
+  return new DecodedRequest(null, error);
+}
+
+/** Decodes a `validate` payload. Errors: not JSON, not an object, `request` missing or not an
+ *  object, `settings` present and neither null nor an object. */
+export function decodeValidationPayload(payload: Uint8Array): DecodedRequest {
+  const parsed = parseJson(payload);
+  const root = parsed.value;
+  if (root === null) return failed("payload is not valid JSON: " + parsed.error);
+  if (!root.isObject()) return failed("payload is not a JSON object");
+  const request = root.get("request");
+  if (request === null) return failed("payload has no request");
+  if (!request.isObject()) return failed("request is not an object");
+  let settings = root.get("settings");
+  if (settings === null || settings.isNull()) {
+    settings = JsonValue.object();
+  } else if (!settings.isObject()) {
+    return failed("settings is not an object");
+  }
+  return new DecodedRequest(readRequestView(request, settings), "");
+}
+
+function readRequestView(request: JsonValue, settings: JsonValue): ValidationRequest {
+  const view = new ValidationRequest(request, settings);
+  view.uid = stringOrEmpty(request, "uid");
+  view.operation = stringOrEmpty(request, "operation");
+  view.namespace = stringOrEmpty(request, "namespace");
+  view.name = stringOrEmpty(request, "name");
+  view.subResource = stringOrEmpty(request, "subResource");
+  const dryRun = request.readBool("dryRun");
+  view.dryRun = dryRun.ok && dryRun.value;
+  const kind = request.get("kind");
+  if (kind !== null) {
+    view.kind = new GroupVersionKind(stringOrEmpty(kind, "group"), stringOrEmpty(kind, "version"), stringOrEmpty(kind, "kind"));
+  }
+  const resource = request.get("resource");
+  if (resource !== null) {
+    view.resource = new GroupVersionResource(
+      stringOrEmpty(resource, "group"), stringOrEmpty(resource, "version"), stringOrEmpty(resource, "resource"));
+  }
+  view.object = nonNullMember(request, "object");
+  view.oldObject = nonNullMember(request, "oldObject");
+  return view;
+}
+
+function stringOrEmpty(node: JsonValue, key: string): string {
+  const r = node.readString(key);
+  return r.state == ReadState.Ok ? r.value : "";
+}
+
+function nonNullMember(node: JsonValue, key: string): JsonValue | null {
+  const v = node.get(key);
+  if (v === null || v.isNull()) return null;
+  return v;
+}

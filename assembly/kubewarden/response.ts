@@ -1,0 +1,166 @@
+// Kubewarden response envelopes (kubewarden-contract.md §2.1, §2.2): the exact snake_case bytes
+// policy-evaluator deserializes. Optional keys are omitted when absent; every string goes through
+// ByteSink.writeJsonString; a mutated object is serialized through the DOM so untouched bytes survive.
+import { ByteSink, JsonValue } from "../json/index";
+
+/** Insertion-ordered string map (audit annotations); setting an existing key replaces it in place. */
+export class OrderedStringMap {
+  keys: string[] = [];
+  values: string[] = [];
+
+  get size(): i32 { return this.keys.length; }
+
+  set(key: string, value: string): void {
+    const i = this.keys.indexOf(key);
+    if (i >= 0) {
+      this.values[i] = value;
+      return;
+    }
+    this.keys.push(key);
+    this.values.push(value);
+  }
+
+  /** "" when absent */
+  get(key: string): string {
+    const i = this.keys.indexOf(key);
+    return i >= 0 ? this.values[i] : "";
+  }
+
+  has(key: string): bool { return this.keys.indexOf(key) >= 0; }
+}
+
+/** A `validate` response being built; `toBytes()` gives the wire form. */
+export class ValidationResponse {
+  accepted: bool;
+  message: string | null = null;
+  /** -1 = absent; otherwise a u16 */
+  code: i32 = -1;
+  mutatedObject: JsonValue | null = null;
+  warnings: string[] = [];
+  auditAnnotations: OrderedStringMap = new OrderedStringMap();
+
+  constructor(accepted: bool) {
+    this.accepted = accepted;
+  }
+
+  withMessage(message: string): ValidationResponse {
+    this.message = message;
+    return this;
+  }
+
+  withCode(code: u16): ValidationResponse {
+    this.code = <i32>code;
+    return this;
+  }
+
+  /** The WHOLE object; the host diffs it against request.object. */
+  withMutatedObject(object: JsonValue): ValidationResponse {
+    this.mutatedObject = object;
+    return this;
+  }
+
+  withWarning(warning: string): ValidationResponse {
+    this.warnings.push(warning);
+    return this;
+  }
+
+  withAuditAnnotation(key: string, value: string): ValidationResponse {
+    this.auditAnnotations.set(key, value);
+    return this;
+  }
+
+  /** Key order follows the contract's listing: accepted, message, code, mutated_object,
+   *  audit_annotations, warnings. */
+  writeTo(sink: ByteSink): void {
+    sink.writeUtf8(this.accepted ? "{\"accepted\":true" : "{\"accepted\":false");
+    const message = this.message;
+    if (message !== null) {
+      sink.writeUtf8(",\"message\":");
+      sink.writeJsonString(message);
+    }
+    if (this.code >= 0) {
+      sink.writeUtf8(",\"code\":");
+      sink.writeUtf8(this.code.toString());
+    }
+    const object = this.mutatedObject;
+    if (object !== null) {
+      sink.writeUtf8(",\"mutated_object\":");
+      object.writeTo(sink);
+    }
+    if (this.auditAnnotations.size > 0) {
+      sink.writeUtf8(",\"audit_annotations\":");
+      writeStringMap(sink, this.auditAnnotations);
+    }
+    if (this.warnings.length > 0) {
+      sink.writeUtf8(",\"warnings\":");
+      writeStringList(sink, this.warnings);
+    }
+    sink.writeByte(0x7d); // }
+  }
+
+  toBytes(): Uint8Array {
+    const sink = new ByteSink(256);
+    this.writeTo(sink);
+    return sink.bytes();
+  }
+
+  toString(): string {
+    return bytesToString(this.toBytes());
+  }
+}
+
+/** `{"accepted":true}` plus whatever the caller adds. */
+export function accept(): ValidationResponse {
+  return new ValidationResponse(true);
+}
+
+/** `{"accepted":false,"message":…,"code":…}` */
+export function reject(message: string, code: u16): ValidationResponse {
+  return new ValidationResponse(false).withMessage(message).withCode(code);
+}
+
+/** `{"accepted":true,"mutated_object":<object>}` */
+export function mutate(object: JsonValue): ValidationResponse {
+  return new ValidationResponse(true).withMutatedObject(object);
+}
+
+/** `{"valid":true}` */
+export function settingsValid(): Uint8Array {
+  const sink = new ByteSink(16);
+  sink.writeUtf8("{\"valid\":true}");
+  return sink.bytes();
+}
+
+/** `{"valid":false,"message":"…"}` */
+export function settingsInvalid(message: string): Uint8Array {
+  const sink = new ByteSink(64 + message.length);
+  sink.writeUtf8("{\"valid\":false,\"message\":");
+  sink.writeJsonString(message);
+  sink.writeByte(0x7d);
+  return sink.bytes();
+}
+
+function writeStringList(sink: ByteSink, items: string[]): void {
+  sink.writeByte(0x5b); // [
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) sink.writeByte(0x2c);
+    sink.writeJsonString(items[i]);
+  }
+  sink.writeByte(0x5d); // ]
+}
+
+function writeStringMap(sink: ByteSink, map: OrderedStringMap): void {
+  sink.writeByte(0x7b); // {
+  for (let i = 0; i < map.keys.length; i++) {
+    if (i > 0) sink.writeByte(0x2c);
+    sink.writeJsonString(map.keys[i]);
+    sink.writeByte(0x3a);
+    sink.writeJsonString(map.values[i]);
+  }
+  sink.writeByte(0x7d);
+}
+
+/** Decodes UTF-8 bytes (a view) to a string; for tests and messages. */
+export function bytesToString(bytes: Uint8Array): string {
+  return String.UTF8.decodeUnsafe(bytes.dataStart, <usize>bytes.length);
+}

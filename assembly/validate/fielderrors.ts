@@ -1,0 +1,217 @@
+// Kubernetes-style field errors (`k8s.io/apimachinery/pkg/util/validation/field`): rendering,
+// aggregation into the 422 message, and the UPDATE "only newly introduced errors" filter
+// (cachebackend-validator.md §3).
+import { ValueCheck } from "./check";
+import { goQuote } from "./quote";
+
+export enum FieldErrorType {
+  Required = 0,
+  Forbidden = 1,
+  Invalid = 2,
+  NotSupported = 3,
+  Internal = 4,
+}
+
+/** One violation. `renderedValue` is the value as the message prints it (`%q` for strings,
+ *  bare numbers/booleans, compact JSON); `rawValue` is the value text compared on UPDATE (the raw
+ *  string for strings, otherwise the same text; `""` for Required/Forbidden/Internal). */
+export class FieldError {
+  constructor(
+    public type: FieldErrorType,
+    public field: string,
+    public renderedValue: string,
+    public rawValue: string,
+    public detail: string,
+    public supported: string[],
+  ) {}
+
+  /** Kubernetes `ErrorType.String()`. */
+  typeText(): string {
+    switch (this.type) {
+      case FieldErrorType.Required: return "Required value";
+      case FieldErrorType.Forbidden: return "Forbidden";
+      case FieldErrorType.Invalid: return "Invalid value";
+      case FieldErrorType.NotSupported: return "Unsupported value";
+      default: return "Internal error";
+    }
+  }
+
+  hasValue(): bool {
+    return this.type == FieldErrorType.Invalid || this.type == FieldErrorType.NotSupported;
+  }
+
+  /** `ErrorBody()`: type text, then the value for I/NS, then `: <detail>` when non-empty. */
+  body(): string {
+    let s = this.typeText();
+    if (this.hasValue()) s += ": " + this.renderedValue;
+    if (this.detail.length > 0) s += ": " + this.detail;
+    return s;
+  }
+
+  /** `<field>: <body>`. */
+  render(): string {
+    return this.field + ": " + this.body();
+  }
+
+  /** Same `(type, field, value text, detail)` tuple (the UPDATE comparison key). */
+  sameTuple(other: FieldError): bool {
+    return this.type == other.type && this.field == other.field &&
+      this.rawValue == other.rawValue && this.detail == other.detail;
+  }
+}
+
+/** `supported values: "a", "b"` (each value `%q`), or `""` for an empty list. */
+export function supportedValuesDetail(supported: string[]): string {
+  if (supported.length == 0) return "";
+  const quoted = new Array<string>(supported.length);
+  for (let i = 0; i < supported.length; i++) quoted[i] = goQuote(supported[i]);
+  return "supported values: " + quoted.join(", ");
+}
+
+export function required(field: string, detail: string): FieldError {
+  return new FieldError(FieldErrorType.Required, field, "", "", detail, []);
+}
+
+export function forbidden(field: string, detail: string): FieldError {
+  return new FieldError(FieldErrorType.Forbidden, field, "", "", detail, []);
+}
+
+export function internalError(field: string, detail: string): FieldError {
+  return new FieldError(FieldErrorType.Internal, field, "", "", detail, []);
+}
+
+/** Invalid with a string value, printed `%q`. */
+export function invalidString(field: string, value: string, detail: string): FieldError {
+  return new FieldError(FieldErrorType.Invalid, field, goQuote(value), value, detail, []);
+}
+
+/** Invalid with a non-string value already rendered (number text, `true`, compact JSON). */
+export function invalidRaw(field: string, renderedValue: string, detail: string): FieldError {
+  return new FieldError(FieldErrorType.Invalid, field, renderedValue, renderedValue, detail, []);
+}
+
+/** Invalid for an absent/null value: Kubernetes prints `"null"`. */
+export function invalidNull(field: string, detail: string): FieldError {
+  return new FieldError(FieldErrorType.Invalid, field, "\"null\"", "null", detail, []);
+}
+
+export function invalidInt(field: string, value: i64, detail: string): FieldError {
+  return invalidRaw(field, value.toString(), detail);
+}
+
+export function invalidBool(field: string, value: bool, detail: string): FieldError {
+  return invalidRaw(field, value ? "true" : "false", detail);
+}
+
+/** NotSupported with a string value (`%q`) and the supported list. */
+export function notSupportedString(field: string, value: string, supported: string[]): FieldError {
+  return new FieldError(FieldErrorType.NotSupported, field, goQuote(value), value, supportedValuesDetail(supported), supported);
+}
+
+/** NotSupported with a non-string value already rendered (e.g. `false`). */
+export function notSupportedRaw(field: string, renderedValue: string, supported: string[]): FieldError {
+  return new FieldError(FieldErrorType.NotSupported, field, renderedValue, renderedValue, supportedValuesDetail(supported), supported);
+}
+
+/** Ordered collection of violations, in rule order. */
+export class FieldErrorList {
+  items: FieldError[] = [];
+
+  get length(): i32 {
+    return this.items.length;
+  }
+
+  isEmpty(): bool {
+    return this.items.length == 0;
+  }
+
+  add(e: FieldError): void {
+    this.items.push(e);
+  }
+
+  /** Adds `e` unless it is null (for checks that return "no violation" as null). */
+  addMaybe(e: FieldError | null): void {
+    if (e !== null) this.items.push(e);
+  }
+
+  addAll(other: FieldErrorList): void {
+    for (let i = 0; i < other.items.length; i++) this.items.push(unchecked(other.items[i]));
+  }
+
+  /** One Invalid string violation per message (the `IsDNS1123…`/`IsEnvVarName` pattern). */
+  addInvalidStringPerMessage(field: string, value: string, messages: string[], prefix: string = ""): void {
+    for (let i = 0; i < messages.length; i++) {
+      this.items.push(invalidString(field, value, prefix + unchecked(messages[i])));
+    }
+  }
+
+  /** Rendered errors in order, identical texts kept once (Kubernetes aggregate semantics). */
+  distinctMessages(): string[] {
+    const out = new Array<string>();
+    const seen = new Set<string>();
+    for (let i = 0; i < this.items.length; i++) {
+      const text = unchecked(this.items[i]).render();
+      if (seen.has(text)) continue;
+      seen.add(text);
+      out.push(text);
+    }
+    return out;
+  }
+
+  /** The aggregate text: `e1` for one distinct error, `[e1, e2, …]` for several, `""` for none. */
+  aggregateText(): string {
+    const msgs = this.distinctMessages();
+    if (msgs.length == 0) return "";
+    if (msgs.length == 1) return unchecked(msgs[0]);
+    return "[" + msgs.join(", ") + "]";
+  }
+
+  /** `<Kind>.<group> "<name>" is invalid: <aggregate>` (name printed `%q`). */
+  invalidMessage(kind: string, group: string, name: string): string {
+    return qualifiedKind(kind, group) + " " + goQuote(name) + " is invalid: " + this.aggregateText();
+  }
+}
+
+/** `Kind.group`, or `Kind` for the core group. */
+export function qualifiedKind(kind: string, group: string): string {
+  return group.length == 0 ? kind : kind + "." + group;
+}
+
+/** UPDATE filter: the errors of `newErrs` whose `(type, field, value text, detail)` tuple does
+ *  not occur in `oldErrs`, in order. */
+export function introducedErrors(newErrs: FieldErrorList, oldErrs: FieldErrorList): FieldErrorList {
+  const out = new FieldErrorList();
+  const oldKeys = new Set<string>();
+  for (let i = 0; i < oldErrs.items.length; i++) oldKeys.add(tupleKey(unchecked(oldErrs.items[i])));
+  for (let i = 0; i < newErrs.items.length; i++) {
+    const e = unchecked(newErrs.items[i]);
+    if (!oldKeys.has(tupleKey(e))) out.add(e);
+  }
+  return out;
+}
+
+/** Unambiguous text key of the UPDATE tuple (lengths prefix each part). */
+function tupleKey(e: FieldError): string {
+  return (<i32>e.type).toString() + "|" + e.field.length.toString() + ":" + e.field + "|" +
+    e.rawValue.length.toString() + ":" + e.rawValue + "|" + e.detail;
+}
+
+/** Field path helpers: `child("spec", "x")` → `spec.x`; `index(p, 3)` → `p[3]`; `key(p, k)` → `p[k]`. */
+export function child(path: string, name: string): string {
+  return path.length == 0 ? name : path + "." + name;
+}
+
+export function index(path: string, i: i32): string {
+  return path + "[" + i.toString() + "]";
+}
+
+export function key(path: string, k: string): string {
+  return path + "[" + k + "]";
+}
+
+/** Attaches a field path to a single-value check: null when ok, Required or Invalid (`%q`). */
+export function fieldErrorFromCheck(field: string, value: string, check: ValueCheck): FieldError | null {
+  if (check.ok) return null;
+  if (check.required) return required(field, check.detail);
+  return invalidString(field, value, check.detail);
+}
