@@ -23,7 +23,10 @@ export interface GuestCallResult {
   error?: string;
   /** the module trapped (in `_start`, `wapc_init` or `__guest_call`) */
   trapped: boolean;
+  /** the trap text: `Initialization failed: …` for `_start`/`wapc_init`, `wasm trap: …` for the call */
   trap?: string;
+  /** wall time of instantiate + init + call, in ms (policy-server's deadline covers init and call); set by `call` */
+  elapsedMs?: number;
   /** linear memory size after the call, in bytes */
   memoryBytes: number;
 }
@@ -68,6 +71,12 @@ export class PolicyModule {
 
   /** One guest call in a fresh instance, as policy-server does for every evaluation. */
   call(operation: string, payload: Uint8Array | string, opts: GuestCallOptions = {}): GuestCallResult {
+    const started = performance.now();
+    const result = this.callInFreshInstance(operation, payload, opts);
+    return { ...result, elapsedMs: performance.now() - started };
+  }
+
+  private callInFreshInstance(operation: string, payload: Uint8Array | string, opts: GuestCallOptions): GuestCallResult {
     const op = Buffer.from(operation, "utf8");
     const msg = typeof payload === "string" ? Buffer.from(payload, "utf8") : Buffer.from(payload);
     let memory: WebAssembly.Memory | undefined;
@@ -118,7 +127,8 @@ export class PolicyModule {
     try {
       rc = (ex.__guest_call as (a: number, b: number) => number)(op.length, msg.length);
     } catch (e) {
-      return { ok: false, trapped: true, trap: (e as Error).message, error: guestError, memoryBytes: memory.buffer.byteLength };
+      // wasmtime-provider replaces any `__guest_error` text with the trap's own text
+      return { ok: false, trapped: true, trap: `wasm trap: ${(e as Error).message}`, error: guestError, memoryBytes: memory.buffer.byteLength };
     }
     const memoryBytes = memory.buffer.byteLength;
     if (rc === 1) {

@@ -1,0 +1,48 @@
+// End-to-end cases: one node:test test per `test_data/cases.yml` case of every policy under
+// policies/ that has both a cases.yml and a built annotated-policy.wasm (run `cachewarden build`
+// first), plus the host-policy fixture, which always runs (its module is the host-probe guest).
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { CaseResult, loadCases, policiesWithCases, runPolicyCases } from "../tools/host/cases";
+import { annotatedProbePath, PROBE_METADATA, ROOT } from "./helpers/host-guests";
+
+function reportOf(r: CaseResult): string {
+  return [`${r.policy}/${r.name}: ${r.decision}${r.summary ? ` (${r.summary})` : ""}`, ...r.failures.map((f) => `  ✗ ${f}`)].join("\n");
+}
+
+/** Declares one test per case; the policy's module is compiled once and shared by its cases. */
+function declareCases(policyDir: string, modulePath: string): void {
+  const policy = path.basename(policyDir);
+  let names: string[];
+  try {
+    names = loadCases(policyDir).map((c) => c.name);
+  } catch (e) {
+    const message = (e as Error).message;
+    test(`${policy}: cases.yml`, () => assert.fail(message));
+    return;
+  }
+  let run: ReturnType<typeof runPolicyCases> | undefined;
+  const results = (): ReturnType<typeof runPolicyCases> => (run ??= runPolicyCases(policyDir, { modulePath }));
+  describe(policy, () => {
+    for (const name of names) {
+      test(name, () => {
+        const all = results();
+        assert.equal(all.error, undefined, all.error);
+        const r = all.results.find((x) => x.name === name)!;
+        assert.ok(r.ok, reportOf(r));
+      });
+    }
+  });
+}
+
+declareCases(path.join(ROOT, "tests", "fixtures", "host-policy"), annotatedProbePath(PROBE_METADATA));
+
+const policiesDir = path.join(ROOT, "policies");
+for (const policy of policiesWithCases(policiesDir)) {
+  const dir = path.join(policiesDir, policy);
+  const module = path.join(dir, "annotated-policy.wasm");
+  if (fs.existsSync(module)) declareCases(dir, module);
+  else test(`${policy}: cases`, { skip: `${path.relative(ROOT, module)} is not built (run \`cachewarden build\`)` }, () => undefined);
+}

@@ -1,0 +1,174 @@
+// `__host_call` as policy-evaluator answers it (contract §4): binding check, dispatch on
+// namespace/operation, gating (host-capability allow-list, then contextAwareResources), strict
+// payload parsing, then an answer from a replay session or a fake cluster. `tracing/log` is never
+// gated nor recorded and returns an empty body.
+//
+// The configuration is plain data (structured-cloneable) so an evaluation can run in a Worker.
+import type { HostCallHandler } from "./guest";
+import { FakeCluster, KubeObject } from "./cluster";
+import { CallbackRequest, normalizeRequest, ReplayCursor, ReplayExchange } from "./replay";
+import { deserialize, SerdeType } from "./serde";
+
+export interface ContextAwareResource { apiVersion: string; kind: string }
+
+export interface HostCapabilitiesConfig {
+  /** capability patterns (`*`, `kubernetes/*`, `kubernetes/get_resource`); default `["*"]` like kwctl */
+  allowedHostCapabilities?: string[];
+  /** `(apiVersion, kind)` pairs the policy may read; default `[]` like kwctl without --allow-context-aware */
+  contextAwareResources?: ContextAwareResource[];
+  /** answers from a kwctl replay session (strict order and equality) */
+  replay?: ReplayExchange[];
+  /** answers from a list of cluster objects */
+  cluster?: KubeObject[];
+}
+
+export interface HostCallRecord {
+  namespace: string;
+  operation: string;
+  payload: string;
+  ok: boolean;
+  /** response text or error text */
+  result: string;
+}
+
+interface OperationSpec {
+  /** the serde struct of the payload */
+  payload: SerdeType;
+  /** checked against contextAwareResources */
+  contextAware: boolean;
+  /** the replay-session variant for this operation */
+  variant: string;
+}
+
+const OPTIONAL_STRING = { type: "string" as const, optional: true };
+const FIELD_MASKS = { type: { seq: "string" as const }, optional: true };
+
+const KUBERNETES_OPERATIONS: Record<string, OperationSpec> = {
+  get_resource: {
+    contextAware: true, variant: "KubernetesGetResource",
+    payload: { struct: "GetResourceRequest", fields: {
+      api_version: { type: "string" }, kind: { type: "string" }, name: { type: "string" },
+      namespace: OPTIONAL_STRING, disable_cache: { type: "bool" }, field_masks: FIELD_MASKS,
+    } },
+  },
+  list_resources_by_namespace: {
+    contextAware: true, variant: "KubernetesListResourceNamespace",
+    payload: { struct: "ListResourcesByNamespaceRequest", fields: {
+      api_version: { type: "string" }, kind: { type: "string" }, namespace: { type: "string" },
+      label_selector: OPTIONAL_STRING, field_selector: OPTIONAL_STRING, field_masks: FIELD_MASKS,
+    } },
+  },
+  list_resources_all: {
+    contextAware: true, variant: "KubernetesListResourceAll",
+    payload: { struct: "ListAllResourcesRequest", fields: {
+      api_version: { type: "string" }, kind: { type: "string" },
+      label_selector: OPTIONAL_STRING, field_selector: OPTIONAL_STRING, field_masks: FIELD_MASKS,
+    } },
+  },
+  can_i: {
+    contextAware: false, variant: "KubernetesCanI",
+    payload: { struct: "CanIRequest", fields: { subject_access_review: { type: "value" }, disable_cache: { type: "bool" } } },
+  },
+};
+
+/** `*` matches everything, `ns/*` a whole namespace, anything else exactly. */
+export function capabilityAllowed(patterns: readonly string[], path: string): boolean {
+  return patterns.some((p) => p === "*" || p === path || (p.endsWith("/*") && path.startsWith(p.slice(0, -1))));
+}
+
+export function capabilityDeniedText(path: string): string {
+  return `Policy has not been granted access to the '${path}' host capability. The violation has been reported.`;
+}
+
+export function contextAwareDeniedText(apiVersion: string, kind: string): string {
+  return `Policy has not been granted access to Kubernetes ${apiVersion}/${kind} resources. The violation has been reported.`;
+}
+
+type Answer = { ok: true; response: Buffer } | { ok: false; error: string };
+const fail = (error: string): Answer => ({ ok: false, error });
+const succeed = (body: string): Answer => ({ ok: true, response: Buffer.from(body, "utf8") });
+
+/** One per evaluation: holds the replay cursor and records what the policy asked. */
+export class HostCapabilities {
+  readonly calls: HostCallRecord[] = [];
+  readonly logs: string[] = [];
+  private readonly allowed: string[];
+  private readonly contextAware: ContextAwareResource[];
+  private readonly replay?: ReplayCursor;
+  private readonly cluster?: FakeCluster;
+
+  /** `log` receives `tracing/log` payloads (they are also kept in `logs`) */
+  constructor(config: HostCapabilitiesConfig = {}, private readonly log?: (line: string) => void) {
+    if (config.replay && config.cluster) throw new Error("host capabilities: use either a replay session or cluster objects, not both");
+    this.allowed = config.allowedHostCapabilities ?? ["*"];
+    this.contextAware = config.contextAwareResources ?? [];
+    if (config.replay) this.replay = new ReplayCursor(config.replay);
+    if (config.cluster) this.cluster = new FakeCluster(config.cluster);
+  }
+
+  /** The handler to give `PolicyModule.call`. */
+  readonly handler: HostCallHandler = (binding, namespace, operation, payload) => {
+    const text = payload.toString("utf8");
+    if (binding !== "kubewarden") return fail(`unknown binding: ${binding}`);
+    if (namespace === "tracing") return this.trace(operation, text);
+    const answer = this.dispatch(namespace, operation, text);
+    this.calls.push({ namespace, operation, payload: text, ok: answer.ok, result: answer.ok ? answer.response.toString("utf8") : answer.error });
+    return answer;
+  };
+
+  /** Warnings to show after the evaluation (unused replay exchanges). */
+  warnings(): string[] {
+    const w = this.replay?.leftoverWarning();
+    return w ? [w] : [];
+  }
+
+  private trace(operation: string, text: string): Answer {
+    if (operation !== "log") return fail(`unknown operation: ${operation}`);
+    this.logs.push(text);
+    this.log?.(text);
+    return succeed("");
+  }
+
+  private dispatch(namespace: string, operation: string, text: string): Answer {
+    if (namespace !== "kubernetes") return fail(`unknown namespace: ${namespace}`);
+    const spec = Object.prototype.hasOwnProperty.call(KUBERNETES_OPERATIONS, operation) ? KUBERNETES_OPERATIONS[operation] : undefined;
+    if (!spec) return fail(`unknown operation: ${operation}`);
+    const path = `${namespace}/${operation}`;
+    if (!capabilityAllowed(this.allowed, path)) return fail(capabilityDeniedText(path));
+    let request: Record<string, unknown>;
+    try { request = deserialize<Record<string, unknown>>(text, spec.payload); } catch (e) { return fail((e as Error).message); }
+    if (spec.contextAware) {
+      const apiVersion = String(request.api_version);
+      const kind = String(request.kind);
+      if (!this.contextAware.some((r) => r.apiVersion === apiVersion && r.kind === kind)) return fail(contextAwareDeniedText(apiVersion, kind));
+    }
+    if (this.replay) return this.replay.answer(toCallbackRequest(spec.variant, request));
+    if (this.cluster) return this.fromCluster(this.cluster, operation, request);
+    return fail("kube::Client was not initialized properly");
+  }
+
+  private fromCluster(cluster: FakeCluster, operation: string, r: Record<string, unknown>): Answer {
+    const s = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+    if (Array.isArray(r.field_masks) && r.field_masks.length > 0) return fail("cluster objects: field_masks are not supported by this host");
+    try {
+      switch (operation) {
+        case "get_resource":
+          return succeed(JSON.stringify(cluster.get(String(r.api_version), String(r.kind), String(r.name), s(r.namespace))));
+        case "list_resources_by_namespace":
+          return succeed(JSON.stringify(cluster.list(String(r.api_version), String(r.kind), String(r.namespace), s(r.label_selector), s(r.field_selector))));
+        case "list_resources_all":
+          return succeed(JSON.stringify(cluster.list(String(r.api_version), String(r.kind), null, s(r.label_selector), s(r.field_selector))));
+        default:
+          return fail(`cluster objects cannot answer kubernetes/${operation}; use a replay session`);
+      }
+    } catch (e) {
+      return fail((e as Error).message);
+    }
+  }
+}
+
+/** The live request in the shape kwctl records it (can_i's `subject_access_review` is recorded as `request`). */
+function toCallbackRequest(variant: string, payload: Record<string, unknown>): CallbackRequest {
+  if (variant === "KubernetesCanI") return normalizeRequest(variant, { request: payload.subject_access_review, disable_cache: payload.disable_cache });
+  return normalizeRequest(variant, payload);
+}

@@ -1,0 +1,72 @@
+// A hard per-call deadline for one evaluation: the evaluation runs in a worker thread (wasm on the
+// main thread cannot be interrupted from JS), and the worker is terminated when a guest call runs
+// past the deadline — policy-server's epoch interruption. The worker reports each phase so every
+// guest call gets its own deadline, as `_start`+`__guest_call` do under policy-server.
+import * as path from "node:path";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { evaluate, EvaluationOptions, EvaluationResult } from "./evaluate";
+import { PolicyModule } from "./guest";
+import type { AdmissionRequest } from "./request";
+import { admissionResponse, TIMEOUT_TEXT } from "./response";
+
+interface WorkerInput {
+  moduleBytes: Uint8Array;
+  source: string;
+  request: AdmissionRequest;
+  opts: Omit<EvaluationOptions, "log">;
+}
+
+type WorkerMessage = { phase: string } | { result: EvaluationResult } | { error: string };
+
+/** Runs `evaluate` in a worker; a guest call still running after `deadlineMs` ends the evaluation as policy-server would. */
+export function evaluateWithDeadline(module: PolicyModule, request: AdmissionRequest, opts: EvaluationOptions, deadlineMs: number): Promise<EvaluationResult> {
+  const { log: _log, ...cloneable } = opts; // functions cannot cross the thread boundary
+  const input: WorkerInput = { moduleBytes: module.bytes, source: module.source, request, opts: { ...cloneable, timeBudgetMs: null } };
+  // the worker has no tsx loader of its own: register it, then load this very file
+  const bootstrap = `require("tsx/cjs"); require(${JSON.stringify(path.join(__dirname, "evaluate-worker.ts"))});`;
+  const worker = new Worker(bootstrap, { eval: true, workerData: input });
+  return new Promise((resolve, reject) => {
+    let phase = "startup";
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (): void => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => { void worker.terminate(); resolve(interrupted(phase, request)); }, deadlineMs);
+    };
+    const finish = (): void => { if (timer) clearTimeout(timer); void worker.terminate(); };
+    worker.on("message", (m: WorkerMessage) => {
+      if ("phase" in m) { phase = m.phase; arm(); return; }
+      finish();
+      if ("result" in m) resolve(m.result); else reject(new Error(m.error));
+    });
+    worker.on("error", (e) => { finish(); reject(e); });
+  });
+}
+
+function interrupted(phase: string, request: AdmissionRequest): EvaluationResult {
+  if (phase === "validate_settings" || phase === "startup") {
+    return { settings: { valid: false, message: `Error invoking settings validation callback: ${TIMEOUT_TEXT}` }, hostCalls: [], hostWarnings: [] };
+  }
+  return {
+    settings: { valid: true },
+    response: admissionResponse({ uid: String(request.uid ?? ""), allowed: false, status: { message: TIMEOUT_TEXT, code: 500 } }),
+    hostCalls: [], hostWarnings: [],
+  };
+}
+
+/** Worker side: evaluate with phase reports wrapped around each guest call. */
+function runInWorker(input: WorkerInput): void {
+  const port = parentPort!;
+  try {
+    const module = PolicyModule.fromBytes(input.moduleBytes, input.source);
+    const reportingModule = Object.create(module) as PolicyModule;
+    reportingModule.call = (operation, payload, callOpts) => {
+      port.postMessage({ phase: operation });
+      return module.call(operation, payload, callOpts);
+    };
+    port.postMessage({ result: evaluate(reportingModule, input.request, input.opts) });
+  } catch (e) {
+    port.postMessage({ error: (e as Error).message });
+  }
+}
+
+if (!isMainThread && workerData && (workerData as WorkerInput).moduleBytes) runInWorker(workerData as WorkerInput);

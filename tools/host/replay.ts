@@ -1,0 +1,136 @@
+// kwctl replay sessions (contract §5.2): a YAML list of exchanges whose `request` is itself a YAML
+// string holding serde_yaml's externally tagged enum (`!KubernetesGetResource` + fields). Replay is
+// strict: exchanges are consumed in order and the live request must equal the recorded one, with
+// absent `Option` keys read as null. Leftover exchanges only produce a warning, like kwctl.
+import * as fs from "node:fs";
+import * as yaml from "js-yaml";
+
+/** Fields of each request variant, in serde order; every one is read with `null` as the default. */
+export const REQUEST_VARIANTS: Record<string, string[]> = {
+  KubernetesGetResource: ["api_version", "kind", "name", "namespace", "disable_cache", "field_masks"],
+  KubernetesListResourceNamespace: ["api_version", "kind", "namespace", "label_selector", "field_selector", "field_masks"],
+  KubernetesListResourceAll: ["api_version", "kind", "label_selector", "field_selector", "field_masks"],
+  KubernetesCanI: ["request", "disable_cache"],
+};
+
+/** A callback request as kwctl records it: the enum variant and its fields (absent → null). */
+export interface CallbackRequest {
+  variant: string;
+  fields: Record<string, unknown>;
+}
+
+export type ReplayResponse = { type: "Success"; payload: string } | { type: "Error"; message: string };
+
+export interface ReplayExchange {
+  request: CallbackRequest;
+  response: ReplayResponse;
+}
+
+class Tagged {
+  constructor(readonly variant: string, readonly fields: Record<string, unknown>) {}
+}
+
+function variantTag(variant: string) {
+  return yaml.defineMappingTag<Record<string, unknown>, Tagged>(`!${variant}`, {
+    create: () => ({}),
+    addPair: (carrier, key, value) => { carrier[String(key)] = value; return ""; },
+    has: (carrier, key) => Object.prototype.hasOwnProperty.call(carrier, String(key)),
+    keys: (result) => Object.keys(result.fields),
+    get: (result, key) => result.fields[String(key)],
+    finalize: (carrier) => new Tagged(variant, carrier),
+    identify: () => false,
+  });
+}
+
+const REQUEST_SCHEMA = yaml.CORE_SCHEMA.withTags(Object.keys(REQUEST_VARIANTS).map(variantTag));
+
+/** Fills every field of the variant (absent → null) and drops unknown keys, as serde reads them. */
+export function normalizeRequest(variant: string, fields: Record<string, unknown>): CallbackRequest {
+  const names = REQUEST_VARIANTS[variant];
+  if (!names) throw new Error(`unknown callback request variant ${variant}`);
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    let value = fields[name] ?? null;
+    if (name === "field_masks" && Array.isArray(value)) value = [...value].map(String).sort(); // a set
+    out[name] = value;
+  }
+  return { variant, fields: out };
+}
+
+/** Parses one recorded `request:` string (`!Variant` + YAML mapping). */
+export function parseRecordedRequest(text: string): CallbackRequest {
+  const doc = yaml.load(text, { schema: REQUEST_SCHEMA });
+  if (!(doc instanceof Tagged)) throw new Error("request is not a tagged callback request (expected e.g. `!KubernetesGetResource`)");
+  return normalizeRequest(doc.variant, doc.fields);
+}
+
+function parseResponse(raw: unknown): ReplayResponse {
+  const r = raw as Record<string, unknown> | null;
+  if (r?.type === "Success" && typeof r.payload === "string") return { type: "Success", payload: r.payload };
+  if (r?.type === "Error" && typeof r.message === "string") return { type: "Error", message: r.message };
+  throw new Error("response must be `{type: Success, payload: <string>}` or `{type: Error, message: <string>}`");
+}
+
+/** Parses a whole session file's text; every problem names the exchange. */
+export function parseReplaySession(text: string, source = "<session>"): ReplayExchange[] {
+  let doc: unknown;
+  try { doc = yaml.load(text); } catch (e) { throw new Error(`${source}: invalid YAML: ${(e as Error).message.split("\n")[0]}`); }
+  if (doc === null || doc === undefined) return [];
+  if (!Array.isArray(doc)) throw new Error(`${source}: a replay session must be a YAML list of exchanges`);
+  return doc.map((entry, i) => {
+    try {
+      const e = entry as Record<string, unknown>;
+      if (e?.type !== "Exchange") throw new Error("type must be Exchange");
+      if (typeof e.request !== "string") throw new Error("request must be a YAML string");
+      return { request: parseRecordedRequest(e.request), response: parseResponse(e.response) };
+    } catch (err) {
+      throw new Error(`${source}: exchange ${i + 1}: ${(err as Error).message.split("\n")[0]}`);
+    }
+  });
+}
+
+export function loadReplaySession(file: string): ReplayExchange[] {
+  let text: string;
+  try { text = fs.readFileSync(file, "utf8"); } catch (e) { throw new Error(`cannot read replay session ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+  return parseReplaySession(text, file);
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k)
+    && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+export function describeRequest(r: CallbackRequest): string {
+  return `${r.variant} ${JSON.stringify(r.fields)}`;
+}
+
+/** Consumes a session in order; one instance per evaluation. */
+export class ReplayCursor {
+  private next = 0;
+  constructor(private readonly exchanges: readonly ReplayExchange[]) {}
+
+  /** The recorded answer for `live`, or a `Replay error: …` text. */
+  answer(live: CallbackRequest): { ok: true; response: Buffer } | { ok: false; error: string } {
+    const recorded = this.exchanges[this.next];
+    if (!recorded) return { ok: false, error: `Replay error: unexpected request ${describeRequest(live)}: the session has no exchange left` };
+    if (recorded.request.variant !== live.variant || !deepEqual(recorded.request.fields, live.fields)) {
+      return { ok: false, error: `Replay error: unexpected request ${describeRequest(live)}, expected exchange ${this.next + 1}: ${describeRequest(recorded.request)}` };
+    }
+    this.next++;
+    return recorded.response.type === "Success"
+      ? { ok: true, response: Buffer.from(recorded.response.payload, "utf8") }
+      : { ok: false, error: recorded.response.message };
+  }
+
+  /** kwctl only warns about exchanges the policy never asked for. */
+  leftoverWarning(): string | undefined {
+    const left = this.exchanges.length - this.next;
+    return left > 0 ? `replay session: ${left} recorded exchange(s) were not used by the policy` : undefined;
+  }
+}
