@@ -1,0 +1,40 @@
+# cachewarden top-level targets. The work is done by the Node CLI (bin/cachewarden.js); make only
+# names the steps CI and people run. `build` is incremental (per-policy stamps), so `make` is cheap.
+CLI := node bin/cachewarden.js
+
+POLICY_WASM := $(wildcard policies/*/policy.wasm)
+ANNOTATED_WASM := $(wildcard policies/*/annotated-policy.wasm)
+
+.PHONY: all build test typecheck examples bench fuzz check-wasm clean
+
+all: build
+
+## build: compile, gate and annotate every policies/<name>/ (skips unchanged ones; FORCE=1 rebuilds)
+build:
+	$(CLI) build $(if $(FORCE),--force)
+
+## test: the whole suite (build, tsc, as-pect, node:test) ending in "<N> passed, <M> failed"
+test:
+	npm test
+
+typecheck:
+	npx tsc -p tsconfig.json
+
+examples:
+	$(CLI) examples
+
+bench:
+	$(CLI) bench
+
+fuzz:
+	$(CLI) fuzz
+
+## check-wasm: re-run the structural gates on the modules currently in policies/ (contract §12 items 1-5)
+check-wasm:
+	@if [ -z "$(strip $(POLICY_WASM) $(ANNOTATED_WASM))" ]; then echo "check-wasm: no built modules under policies/ (run make build)"; fi
+	$(if $(strip $(POLICY_WASM)),$(CLI) check --unannotated $(POLICY_WASM))
+	$(if $(strip $(ANNOTATED_WASM)),$(CLI) check $(ANNOTATED_WASM))
+
+## clean: remove build outputs and stamps (sources untouched)
+clean:
+	rm -f policies/*/policy.wasm policies/*/annotated-policy.wasm policies/*/.build-stamp.json
