@@ -1,0 +1,140 @@
+// Typed reads of engine fields with V3 type errors (cachebackend-validator.md §9.1 / V4, as
+// cacheengine-validator.md §5 applies them): a member of the wrong JSON type becomes
+// `<path>: Invalid value: <JSON value>: must be a …` in the error list and reads as Invalid, so the
+// rules that need it skip it. `null` reads as absent (Kubernetes "not set").
+import { JsonValue, Read, ReadState } from "../../../assembly/json/index";
+import { FieldError, FieldErrorList, goQuote, invalidRaw, FieldErrorType } from "../../../assembly/validate/index";
+
+export const MUST_BE_STRING = "must be a string";
+export const MUST_BE_INTEGER = "must be an integer";
+export const MUST_BE_INT32 = "must be a 32-bit integer";
+export const MUST_BE_NUMBER = "must be a number";
+export const MUST_BE_OBJECT = "must be an object";
+export const MUST_BE_LIST = "must be a list";
+
+const INT32_MIN: i64 = -2147483648;
+const INT32_MAX: i64 = 2147483647;
+
+/** JSON text without insignificant whitespace (V4: objects and lists print as compact JSON, and a
+ *  pretty-printed request must not change the message or the UPDATE comparison). */
+export function compactJsonText(text: string): string {
+  let out = "";
+  let runStart = 0;
+  let inString = false;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c == 0x5c) i++; // skip the escaped character
+      else if (c == 0x22) inString = false;
+      continue;
+    }
+    if (c == 0x22) { inString = true; continue; }
+    if (c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d) {
+      if (i > runStart) out += text.substring(runStart, i);
+      runStart = i + 1;
+    }
+  }
+  if (n > runStart) out += text.substring(runStart, n);
+  return out;
+}
+
+/** A value as a field error prints it: strings `%q`, everything else compact JSON text
+ *  (numbers keep their JSON spelling). A string that cannot be decoded prints its JSON text. */
+export function renderJsonValue(v: JsonValue): string {
+  if (v.isString()) {
+    const s = v.asString();
+    if (s.ok) return goQuote(s.value);
+  }
+  return compactJsonText(v.rawText());
+}
+
+/** The UPDATE comparison text of a value: the raw string for strings, otherwise the printed text. */
+function comparisonText(v: JsonValue): string {
+  if (v.isString()) {
+    const s = v.asString();
+    if (s.ok) return s.value;
+  }
+  return compactJsonText(v.rawText());
+}
+
+/** `<path>: Invalid value: <v>: <detail>` for a value of the wrong type or range. */
+export function invalidJsonValue(path: string, v: JsonValue, detail: string): FieldError {
+  if (v.isString()) return new FieldError(FieldErrorType.Invalid, path, renderJsonValue(v), comparisonText(v), detail, []);
+  return invalidRaw(path, renderJsonValue(v), detail);
+}
+
+/** The member `key` of `parent` when it is present and not null; null otherwise. */
+export function presentMember(parent: JsonValue | null, key: string): JsonValue | null {
+  if (parent === null) return null;
+  const v = parent.get(key);
+  if (v === null || v.isNull()) return null;
+  return v;
+}
+
+function absent<T>(value: T): Read<T> {
+  return new Read<T>(ReadState.Absent, value);
+}
+
+function wrongType<T>(path: string, v: JsonValue, expected: string, value: T, errs: FieldErrorList): Read<T> {
+  errs.add(invalidJsonValue(path, v, expected));
+  return new Read<T>(ReadState.Invalid, value, expected);
+}
+
+/** `parent.key` as an object. Absent when `parent` is null or the member is absent/null. */
+export function readObjectAt(parent: JsonValue | null, key: string, path: string, errs: FieldErrorList): Read<JsonValue | null> {
+  const v = presentMember(parent, key);
+  if (v === null) return absent<JsonValue | null>(null);
+  if (!v.isObject()) return wrongType<JsonValue | null>(path, v, MUST_BE_OBJECT, null, errs);
+  return new Read<JsonValue | null>(ReadState.Ok, v);
+}
+
+/** `parent.key` as a list. */
+export function readListAt(parent: JsonValue | null, key: string, path: string, errs: FieldErrorList): Read<JsonValue | null> {
+  const v = presentMember(parent, key);
+  if (v === null) return absent<JsonValue | null>(null);
+  if (!v.isArray()) return wrongType<JsonValue | null>(path, v, MUST_BE_LIST, null, errs);
+  return new Read<JsonValue | null>(ReadState.Ok, v);
+}
+
+/** `parent.key` as a string. */
+export function readStringAt(parent: JsonValue | null, key: string, path: string, errs: FieldErrorList): Read<string> {
+  const v = presentMember(parent, key);
+  if (v === null) return absent<string>("");
+  const s = v.asString();
+  if (!s.ok) return wrongType<string>(path, v, MUST_BE_STRING, "", errs);
+  return s;
+}
+
+/** `parent.key` as an int32 (integer grammar only; out of range → `must be a 32-bit integer`). */
+export function readInt32At(parent: JsonValue | null, key: string, path: string, errs: FieldErrorList): Read<i32> {
+  const v = presentMember(parent, key);
+  if (v === null) return absent<i32>(0);
+  if (!v.isNumber()) return wrongType<i32>(path, v, MUST_BE_INTEGER, 0, errs);
+  const n = v.asI64();
+  if (n.ok) {
+    if (n.value < INT32_MIN || n.value > INT32_MAX) return wrongType<i32>(path, v, MUST_BE_INT32, 0, errs);
+    return new Read<i32>(ReadState.Ok, <i32>n.value);
+  }
+  // a number that is not an i64: a fraction/exponent, or an integer beyond 64 bits
+  if (isIntegerText(v.numberText())) return wrongType<i32>(path, v, MUST_BE_INT32, 0, errs);
+  return wrongType<i32>(path, v, MUST_BE_INTEGER, 0, errs);
+}
+
+/** `parent.key` as a JSON number node (any number; the caller decides about range). */
+export function readNumberAt(parent: JsonValue | null, key: string, path: string, errs: FieldErrorList): Read<JsonValue | null> {
+  const v = presentMember(parent, key);
+  if (v === null) return absent<JsonValue | null>(null);
+  if (!v.isNumber()) return wrongType<JsonValue | null>(path, v, MUST_BE_NUMBER, null, errs);
+  return new Read<JsonValue | null>(ReadState.Ok, v);
+}
+
+/** True for JSON number text without fraction or exponent (`-12`, `18446744073709551616`). */
+function isIntegerText(text: string): bool {
+  if (text.length == 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c == 0x2e || c == 0x65 || c == 0x45) return false; // . e E
+  }
+  return true;
+}

@@ -1,0 +1,82 @@
+// validate / validate_settings of cacheengine-validator (cacheengine-validator.md §1, §5):
+// decode the request, pick the engine kind from `request.kind.kind`, run the rules on CREATE, keep
+// only introduced violations on UPDATE, and answer with the Kubernetes 422 message.
+import { JsonValue, parseJson } from "../../../assembly/json/index";
+import {
+  decodeValidationPayload, accept, reject, settingsValid, settingsInvalid, ValidationRequest,
+} from "../../../assembly/kubewarden/index";
+import {
+  FieldErrorList, introducedErrors, invalidString,
+} from "../../../assembly/validate/index";
+import {
+  LMCACHE_ENGINE_KIND, CACHEBLEND_ENGINE_KIND, LMCACHE_ENGINE_GROUP, REJECTION_CODE, UNKNOWN_FIELD_DETAIL,
+} from "../../../assembly/keys/index";
+import { EngineKind, engineKindOf, engineViolations } from "./rules";
+
+/** Kubernetes validation errors are 422 Unprocessable Entity; every rejection of this validator
+ *  uses it, also for a payload that is not an admission request (never sent by a real host). */
+const CODE_INVALID: u16 = <u16>REJECTION_CODE;
+
+const OPERATION_CREATE = "CREATE";
+const OPERATION_UPDATE = "UPDATE";
+
+export function validate(payload: Uint8Array): Uint8Array {
+  const decoded = decodeValidationPayload(payload);
+  const request = decoded.request;
+  if (request === null) {
+    return reject("cannot read the admission request: " + decoded.error, CODE_INVALID).toBytes();
+  }
+  const kind = engineKindOf(request.kind.kind);
+  if (kind == EngineKind.Other) return accept().toBytes(); // misconfigured rules: not ours
+  if (request.operation == OPERATION_CREATE) return respond(kind, request, false);
+  if (request.operation == OPERATION_UPDATE) return respond(kind, request, true);
+  return accept().toBytes(); // DELETE (not in the rules) and anything else
+}
+
+function respond(kind: EngineKind, request: ValidationRequest, onlyIntroduced: bool): Uint8Array {
+  const object = request.object;
+  if (object === null || !object.isObject()) {
+    const errs = new FieldErrorList();
+    const kindName = object === null ? "null" : object.kindName();
+    errs.add(invalidString("object", kindName, "must be a " + kindText(kind) + " object"));
+    return reject(errs.invalidMessage(kindText(kind), LMCACHE_ENGINE_GROUP, ""), CODE_INVALID).toBytes();
+  }
+  let errs = engineViolations(kind, object);
+  if (onlyIntroduced) {
+    const old = request.oldObject;
+    // an unreadable oldObject has no violations, so every violation of the new object counts
+    const oldErrs = old !== null && old.isObject() ? engineViolations(kind, old) : new FieldErrorList();
+    errs = introducedErrors(errs, oldErrs);
+  }
+  if (errs.isEmpty()) return accept().toBytes();
+  return reject(errs.invalidMessage(kindText(kind), LMCACHE_ENGINE_GROUP, objectName(object)), CODE_INVALID).toBytes();
+}
+
+function kindText(kind: EngineKind): string {
+  return kind == EngineKind.CacheBlend ? CACHEBLEND_ENGINE_KIND : LMCACHE_ENGINE_KIND;
+}
+
+/** `metadata.name` when it is a string, else "" (as Kubernetes prints a nameless object). */
+function objectName(object: JsonValue): string {
+  const metadata = object.get("metadata");
+  if (metadata === null) return "";
+  const name = metadata.readString("name");
+  return name.ok ? name.value : "";
+}
+
+/** No settings exist: every key is `<key>: unknown field`, all of them joined with `; `. */
+export function validateSettings(payload: Uint8Array): Uint8Array {
+  const parsed = parseJson(payload);
+  const settings = parsed.value;
+  if (settings === null) return settingsInvalid("settings are not valid JSON: " + parsed.error);
+  if (settings.isNull()) return settingsValid();
+  if (!settings.isObject()) return settingsInvalid("settings must be an object");
+  const problems = new Array<string>();
+  const n = settings.size();
+  for (let i = 0; i < n; i++) {
+    const problem = settings.keyAt(i) + ": " + UNKNOWN_FIELD_DETAIL;
+    if (!problems.includes(problem)) problems.push(problem);
+  }
+  if (problems.length == 0) return settingsValid();
+  return settingsInvalid(problems.join("; "));
+}

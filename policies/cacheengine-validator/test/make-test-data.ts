@@ -1,0 +1,448 @@
+// Writes policies/cacheengine-validator/test_data/ (kwctl formats + cases.yml, docs/test-data.md).
+//   node --import tsx policies/cacheengine-validator/test/make-test-data.ts
+//
+// Every expected message is written out by hand from cacheengine-validator.md (§3 details, §4
+// DNS-1123 texts, §5 rendering), never taken from the policy's output.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as yaml from "js-yaml";
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+const OUT = path.resolve(__dirname, "..", "test_data");
+
+const clone = (x: Json): Json => JSON.parse(JSON.stringify(x));
+/** A number whose JSON spelling JSON.stringify cannot produce (written verbatim). */
+const raw = (t: string): string => `@@RAW:${t}@@`;
+
+const GROUP = "lmcache.lmcache.ai";
+const PLURAL: Record<string, string> = { LMCacheEngine: "lmcacheengines", CacheBlendEngine: "cacheblendengines", LMCacheCoordinator: "lmcachecoordinators" };
+
+function cbBase(): Json {
+  return {
+    apiVersion: "lmcache.lmcache.ai/v1alpha1",
+    kind: "CacheBlendEngine",
+    metadata: { name: "cb", namespace: "vllm-ns", labels: { app: "cacheblend" } },
+    spec: {
+      server: { chunkSize: 256 },
+      blend: { checkLayer: 1, recompRatio: 0.15 },
+      injection: {
+        payloadImage: { repository: "reg/cb-payload", tag: "pinned", pullPolicy: "IfNotPresent" },
+        cudagraph: "eager",
+      },
+    },
+  };
+}
+function lmBase(): Json {
+  return {
+    apiVersion: "lmcache.lmcache.ai/v1alpha1",
+    kind: "LMCacheEngine",
+    metadata: { name: "lm", namespace: "vllm-ns", labels: { app: "lmcache" } },
+    spec: { l1: { sizeGB: 4 } },
+  };
+}
+function withInjection(obj: Json, injection: Json): Json { const o = clone(obj); o.spec.injection = injection; return o; }
+function cbWith(mut: (spec: Json) => void): Json { const o = cbBase(); mut(o.spec); return o; }
+function lmWith(mut: (spec: Json) => void): Json { const o = lmBase(); mut(o.spec); return o; }
+
+function request(op: string, obj: Json, oldObj?: Json, kindOverride?: string): Json {
+  const kind = kindOverride || (obj && obj.kind) || (oldObj && oldObj.kind);
+  const meta = (obj && obj.metadata) || (oldObj && oldObj.metadata) || {};
+  const r: Json = {
+    uid: "1b4e28ba-2fa1-11d2-883f-0016d3cca427",
+    kind: { group: GROUP, version: "v1alpha1", kind },
+    resource: { group: GROUP, version: "v1alpha1", resource: PLURAL[kind] },
+    requestKind: { group: GROUP, version: "v1alpha1", kind },
+    requestResource: { group: GROUP, version: "v1alpha1", resource: PLURAL[kind] },
+    name: typeof meta.name === "string" ? meta.name : undefined,
+    namespace: typeof meta.namespace === "string" ? meta.namespace : "vllm-ns",
+    operation: op,
+    userInfo: { username: "kubernetes-admin", groups: ["kubeadm:cluster-admins", "system:authenticated"] },
+  };
+  if (obj !== undefined) r.object = obj;
+  if (oldObj !== undefined) r.oldObject = oldObj;
+  r.dryRun = false;
+  r.options = { apiVersion: "meta.k8s.io/v1", kind: op === "CREATE" ? "CreateOptions" : op === "UPDATE" ? "UpdateOptions" : "DeleteOptions" };
+  return r;
+}
+
+const SUBDOMAIN = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const LABEL = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const FOOTGUN = "is the ImageSpec default (the vLLM engine image), not a payload image; set repository to your payload image (payloadImage: {} is defaulted to this value)";
+const CB_REQ = "must be specified for CacheBlend injection";
+const P = (k: string, n: string): string => `${k}.lmcache.lmcache.ai "${n}" is invalid: `;
+const one = (k: string, n: string, e: string): string => P(k, n) + e;
+const many = (k: string, n: string, es: string[]): string => P(k, n) + "[" + es.join(", ") + "]";
+const LM = (e: string): string => one("LMCacheEngine", "lm", e);
+const CB = (e: string): string => one("CacheBlendEngine", "cb", e);
+const reject = (message: string): Json => ({ allowed: false, code: 422, message });
+const accept: Json = { allowed: true };
+
+const FOOTGUN_IMAGE = { repository: "lmcache/vllm-openai", tag: "latest", pullPolicy: "IfNotPresent" };
+const LONG_LABEL = "a".repeat(64);
+const LONG_BAD_SUBDOMAIN = "Payload-" + "a".repeat(246); // 254 characters, one upper-case letter
+
+const cases: Json[] = [];
+function add(name: string, description: string, req: Json, expect: Json, extra: Json = {}): void {
+  cases.push({ name, description, request: `request_${name}.json`, req, expect, ...extra });
+}
+
+// ---- acceptance cases 1–30 (cacheengine-validator.md §7) ----
+add("cb-base", "#1 CacheBlend base object, CREATE", request("CREATE", cbBase()), accept);
+add("lm-base", "#2 LMCache base object without injection, CREATE", request("CREATE", lmBase()), accept);
+add("lm-defaulted-footgun-repository", "#3 LMCache payloadImage: {} as stored after CRD defaulting (rule 7)",
+  request("CREATE", withInjection(lmBase(), { payloadImage: clone(FOOTGUN_IMAGE) })),
+  reject(LM(`spec.injection.payloadImage.repository: Invalid value: "lmcache/vllm-openai": ${FOOTGUN}`)));
+add("cb-defaulted-footgun-repository", "#4 CacheBlend with the defaulted lmcache/vllm-openai repository (rule 7)",
+  request("CREATE", cbWith((s) => { s.injection.payloadImage = clone(FOOTGUN_IMAGE); })),
+  reject(CB(`spec.injection.payloadImage.repository: Invalid value: "lmcache/vllm-openai": ${FOOTGUN}`)));
+add("lm-empty-repository", "#5 LMCache repository \"\" (rule 6)",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "" } })),
+  reject(LM("spec.injection.payloadImage.repository: Required value: must be a non-empty string")));
+add("lm-blank-repository", "#6 LMCache repository of spaces counts as unset (rule 6)",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "  " } })),
+  reject(LM("spec.injection.payloadImage.repository: Required value: must be a non-empty string")));
+add("lm-digest-repository", "#7 LMCache repository with @sha256: digest is accepted",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p@sha256:abc" } })), accept);
+add("lm-repository-with-space", "#8 LMCache repository containing a space (rule 8)",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p latest" } })),
+  reject(LM('spec.injection.payloadImage.repository: Invalid value: "reg/p latest": must not contain whitespace')));
+add("cb-missing-injection", "#9 CacheBlend without spec.injection (rule 4)",
+  request("CREATE", cbWith((s) => { delete s.injection; })),
+  reject(CB(`spec.injection: Required value: ${CB_REQ}`)));
+add("cb-missing-payload-image", "#10 CacheBlend injection without payloadImage (rule 5)",
+  request("CREATE", cbWith((s) => { s.injection = { cudagraph: "eager" }; })),
+  reject(CB(`spec.injection.payloadImage: Required value: ${CB_REQ}`)));
+add("cb-chunk-size-128", "#11 CacheBlend server.chunkSize 128 (rule 1)",
+  request("CREATE", cbWith((s) => { s.server.chunkSize = 128; })),
+  reject(CB("spec.server.chunkSize: Invalid value: 128: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)")));
+add("cb-recomp-ratio-zero", "#12 CacheBlend blend.recompRatio 0 is outside (0, 1] (rule 3)",
+  request("CREATE", cbWith((s) => { s.blend.recompRatio = 0; })),
+  reject(CB("spec.blend.recompRatio: Invalid value: 0: must be in (0.0, 1.0]")));
+add("cb-recomp-ratio-one", "#13 CacheBlend blend.recompRatio 1 is the closed upper bound",
+  request("CREATE", cbWith((s) => { s.blend.recompRatio = 1; })), accept);
+add("cb-recomp-ratio-and-check-layer", "#14 two violations, reported in rule order (rules 2 and 3)",
+  request("CREATE", cbWith((s) => { s.blend.recompRatio = 1.5; s.blend.checkLayer = -1; })),
+  reject(many("CacheBlendEngine", "cb", [
+    "spec.blend.checkLayer: Invalid value: -1: must be >= 0",
+    "spec.blend.recompRatio: Invalid value: 1.5: must be in (0.0, 1.0]",
+  ])));
+add("cb-cudagraph-full", "#15 CacheBlend cudagraph outside the enum (rule 13)",
+  request("CREATE", cbWith((s) => { s.injection.cudagraph = "full"; })),
+  reject(CB('spec.injection.cudagraph: Unsupported value: "full": supported values: "eager", "piecewise", "full_decode_only"')));
+add("cb-cudagraph-full-decode-only", "#16 CacheBlend cudagraph full_decode_only is accepted",
+  request("CREATE", cbWith((s) => { s.injection.cudagraph = "full_decode_only"; })), accept);
+add("lm-pull-policy-sometimes", "#17 LMCache pullPolicy outside the enum (rule 9)",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p", tag: "v1", pullPolicy: "Sometimes" } })),
+  reject(LM('spec.injection.payloadImage.pullPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "IfNotPresent"')));
+add("lm-pull-secret-not-dns1123", "#18 LMCache imagePullSecrets name with upper case and underscore (rule 11)",
+  request("CREATE", withInjection(lmBase(), { imagePullSecrets: [{ name: "Payload_Pull" }] })),
+  reject(LM(`spec.injection.imagePullSecrets[0].name: Invalid value: "Payload_Pull": ${SUBDOMAIN}`)));
+add("lm-pull-secret-empty-name", "#19 LMCache imagePullSecrets name \"\" (rule 10)",
+  request("CREATE", withInjection(lmBase(), { imagePullSecrets: [{ name: "" }] })),
+  reject(LM("spec.injection.imagePullSecrets[0].name: Required value: must be a non-empty Secret name")));
+add("lm-target-container-not-dns1123", "#20 LMCache targetContainer vLLM is not a DNS-1123 label (rule 12)",
+  request("CREATE", withInjection(lmBase(), { targetContainer: "vLLM" })),
+  reject(LM(`spec.injection.targetContainer: Invalid value: "vLLM": ${LABEL}`)));
+add("lm-target-container-empty", "#21 LMCache targetContainer \"\" means the first container",
+  request("CREATE", withInjection(lmBase(), { targetContainer: "" })), accept);
+add("lm-target-container-64-chars", "#22 LMCache targetContainer of 64 characters (rule 12, length)",
+  request("CREATE", withInjection(lmBase(), { targetContainer: LONG_LABEL })),
+  reject(LM(`spec.injection.targetContainer: Invalid value: "${LONG_LABEL}": must be no more than 63 characters`)));
+add("lm-pull-secrets-without-payload-image", "#23 LMCache imagePullSecrets without payloadImage is accepted",
+  request("CREATE", withInjection(lmBase(), { imagePullSecrets: [{ name: "payload-pull" }] })), accept);
+{
+  const old = withInjection(lmBase(), { payloadImage: clone(FOOTGUN_IMAGE) });
+  const neu = clone(old); neu.metadata.labels.team = "inference";
+  add("update-preexisting-footgun", "#24 UPDATE keeps a pre-existing default repository, only a label changes",
+    request("UPDATE", neu, old), accept);
+}
+{
+  const old = withInjection(lmBase(), { payloadImage: { repository: "reg/p", tag: "v1", pullPolicy: "IfNotPresent" } });
+  const neu = clone(old); neu.spec.injection.payloadImage.repository = "lmcache/vllm-openai";
+  add("update-introduces-footgun", "#25 UPDATE changes repository from reg/p to lmcache/vllm-openai",
+    request("UPDATE", neu, old),
+    reject(LM(`spec.injection.payloadImage.repository: Invalid value: "lmcache/vllm-openai": ${FOOTGUN}`)));
+}
+{
+  const old = cbWith((s) => { s.server.chunkSize = 128; });
+  const neu = cbWith((s) => { s.server.chunkSize = 64; });
+  add("update-chunk-size-changed", "#26 UPDATE changes a bad chunkSize 128 into another bad value 64",
+    request("UPDATE", neu, old),
+    reject(CB("spec.server.chunkSize: Invalid value: 64: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)")));
+}
+add("lm-injection-is-string", "#27 LMCache spec.injection is a string (malformed, never a trap)",
+  request("CREATE", lmWith((s) => { s.injection = "x"; })),
+  reject(LM('spec.injection: Invalid value: "x": must be an object')));
+add("cb-injection-is-string", "#27 CacheBlend spec.injection is a string: type error instead of rules 4/5",
+  request("CREATE", cbWith((s) => { s.injection = "x"; })),
+  reject(CB('spec.injection: Invalid value: "x": must be an object')));
+add("cb-recomp-ratio-string", "#28 CacheBlend blend.recompRatio is the string \"0.5\"",
+  request("CREATE", cbWith((s) => { s.blend.recompRatio = "0.5"; })),
+  reject(CB('spec.blend.recompRatio: Invalid value: "0.5": must be a number')));
+add("other-kind", "#29 a kind this policy does not know (misconfigured rules) is accepted",
+  request("CREATE", { apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "LMCacheCoordinator", metadata: { name: "coord", namespace: "vllm-ns" }, spec: { injection: "x" } }),
+  accept);
+cases.push({ name: "settings-unknown-key", description: "#30 any settings key is unknown", operation: "validate_settings",
+  settings: "settings_unknown-key.json", settingsBody: { strict: true }, expect: { valid: false, message: "strict: unknown field" } });
+
+// ---- rule rows and edges beyond §7 ----
+add("cb-chunk-size-256-and-defaults-absent", "CacheBlend with server and blend absent (CRD defaults not applied) is accepted",
+  request("CREATE", cbWith((s) => { delete s.server; delete s.blend; })), accept);
+add("cb-check-layer-zero", "rule 2 boundary: checkLayer 0 is accepted",
+  request("CREATE", cbWith((s) => { s.blend.checkLayer = 0; })), accept);
+add("cb-recomp-ratio-just-above-one", "rule 3: 1.0000001 is above 1",
+  request("CREATE", cbWith((s) => { s.blend.recompRatio = raw("1.0000001"); })),
+  reject(CB("spec.blend.recompRatio: Invalid value: 1.0000001: must be in (0.0, 1.0]")));
+add("cb-repository-absent", "rule 6: CacheBlend payloadImage without repository",
+  request("CREATE", cbWith((s) => { s.injection.payloadImage = { tag: "pinned", pullPolicy: "Always" }; })),
+  reject(CB("spec.injection.payloadImage.repository: Required value: must be a non-empty string")));
+add("lm-repository-with-tab", "rule 8: a control character is whitespace too; value in Go %q form",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p\tv1" } })),
+  reject(LM('spec.injection.payloadImage.repository: Invalid value: "reg/p\\tv1": must not contain whitespace')));
+add("lm-repository-leading-space", "rule 8: surrounding whitespace is rejected (not trimmed)",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: " reg/p" } })),
+  reject(LM('spec.injection.payloadImage.repository: Invalid value: " reg/p": must not contain whitespace')));
+add("lm-tag-with-whitespace", "payloadImage.tag content is not checked (§2: type only), even with whitespace",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p", tag: "v1 latest" } })), accept);
+add("lm-footgun-with-digest-tag", "rule 7 is exact: lmcache/vllm-openai@sha256:… is some other image reference",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "lmcache/vllm-openai@sha256:abc" } })), accept);
+add("cb-pull-policy-sometimes", "rule 9 on CacheBlend",
+  request("CREATE", cbWith((s) => { s.injection.payloadImage.pullPolicy = "Sometimes"; })),
+  reject(CB('spec.injection.payloadImage.pullPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "IfNotPresent"')));
+add("lm-pull-policy-empty", "rule 9: an empty pullPolicy is present and outside the enum",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p", pullPolicy: "" } })),
+  reject(LM('spec.injection.payloadImage.pullPolicy: Unsupported value: "": supported values: "Always", "Never", "IfNotPresent"')));
+add("lm-pull-secret-name-absent", "rule 10: imagePullSecrets item without name",
+  request("CREATE", withInjection(lmBase(), { imagePullSecrets: [{ name: "ok" }, {}] })),
+  reject(LM("spec.injection.imagePullSecrets[1].name: Required value: must be a non-empty Secret name")));
+add("lm-pull-secret-too-long-and-bad", "rule 11: one violation per DNS-1123 message (length, then pattern)",
+  request("CREATE", withInjection(lmBase(), { imagePullSecrets: [{ name: LONG_BAD_SUBDOMAIN }] })),
+  reject(many("LMCacheEngine", "lm", [
+    `spec.injection.imagePullSecrets[0].name: Invalid value: "${LONG_BAD_SUBDOMAIN}": must be no more than 253 characters`,
+    `spec.injection.imagePullSecrets[0].name: Invalid value: "${LONG_BAD_SUBDOMAIN}": ${SUBDOMAIN}`,
+  ])));
+add("cb-target-container-not-dns1123", "rule 12 on CacheBlend",
+  request("CREATE", cbWith((s) => { s.injection.targetContainer = "vllm_main"; })),
+  reject(CB(`spec.injection.targetContainer: Invalid value: "vllm_main": ${LABEL}`)));
+add("lm-cudagraph-not-checked", "rule 13 is CacheBlend only: LMCacheEngine has no cudagraph field",
+  request("CREATE", withInjection(lmBase(), { cudagraph: "full", payloadImage: { repository: "reg/p" } })), accept);
+add("lm-server-blend-not-checked", "rules 1–3 are CacheBlend only",
+  request("CREATE", lmWith((s) => { s.server = { chunkSize: 128, port: 8000 }; s.blend = { recompRatio: 7 }; })), accept);
+add("cb-unchecked-fields", "fields outside §2 are not checked (engine image secrets, E2-era injection fields)",
+  request("CREATE", cbWith((s) => {
+    s.l1 = { sizeGB: -3 }; s.eviction = { policy: "??" }; s.server.port = 99999; s.l2Backend = { type: "Nope" };
+    s.imagePullSecrets = [{ name: "Not_A_Secret" }]; s.injection.blockSize = "x"; s.injection.attentionBackend = 7;
+    s.injection.env = "y"; s.blend.partialBucket = [];
+  })), accept);
+add("cb-all-rules", "every rule row that can fire together, in evaluation order",
+  request("CREATE", cbWith((s) => {
+    s.server.chunkSize = 512; s.blend.checkLayer = -2; s.blend.recompRatio = 2;
+    s.injection.payloadImage = { repository: "lmcache/vllm-openai", tag: "latest", pullPolicy: "Sometimes" };
+    s.injection.imagePullSecrets = [{ name: "" }, { name: "Bad" }];
+    s.injection.targetContainer = "-vllm"; s.injection.cudagraph = "graph";
+  })),
+  reject(many("CacheBlendEngine", "cb", [
+    "spec.server.chunkSize: Invalid value: 512: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)",
+    "spec.blend.checkLayer: Invalid value: -2: must be >= 0",
+    "spec.blend.recompRatio: Invalid value: 2: must be in (0.0, 1.0]",
+    `spec.injection.payloadImage.repository: Invalid value: "lmcache/vllm-openai": ${FOOTGUN}`,
+    'spec.injection.payloadImage.pullPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "IfNotPresent"',
+    "spec.injection.imagePullSecrets[0].name: Required value: must be a non-empty Secret name",
+    `spec.injection.imagePullSecrets[1].name: Invalid value: "Bad": ${SUBDOMAIN}`,
+    `spec.injection.targetContainer: Invalid value: "-vllm": ${LABEL}`,
+    'spec.injection.cudagraph: Unsupported value: "graph": supported values: "eager", "piecewise", "full_decode_only"',
+  ])));
+add("cb-spec-absent", "CacheBlend without spec: injection is required",
+  request("CREATE", { apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "CacheBlendEngine", metadata: { name: "cb", namespace: "vllm-ns" } }),
+  reject(CB(`spec.injection: Required value: ${CB_REQ}`)));
+add("cb-injection-null", "null is absent: CacheBlend injection null is Required (rule 4)",
+  request("CREATE", cbWith((s) => { s.injection = null; })),
+  reject(CB(`spec.injection: Required value: ${CB_REQ}`)));
+add("lm-payload-image-null", "null is absent: LMCache payloadImage null means no staging",
+  request("CREATE", withInjection(lmBase(), { payloadImage: null, targetContainer: "vllm" })), accept);
+add("delete", "DELETE (not in the rules) is accepted",
+  request("DELETE", undefined, withInjection(lmBase(), { payloadImage: clone(FOOTGUN_IMAGE) })), accept);
+{
+  const neu = cbWith((s) => { s.server.chunkSize = 128; });
+  add("update-without-old-object", "UPDATE whose oldObject is missing: every violation counts as introduced",
+    request("UPDATE", neu, undefined),
+    reject(CB("spec.server.chunkSize: Invalid value: 128: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)")));
+}
+{
+  const old = cbWith((s) => { s.server.chunkSize = 128; });
+  const neu = cbWith((s) => { s.server.chunkSize = 128; s.injection.cudagraph = "full"; });
+  add("update-keeps-old-adds-new", "UPDATE rejects only the introduced violation, not the pre-existing chunkSize",
+    request("UPDATE", neu, old),
+    reject(CB('spec.injection.cudagraph: Unsupported value: "full": supported values: "eager", "piecewise", "full_decode_only"')));
+}
+{
+  const old = cbWith((s) => { s.blend.recompRatio = 0; });
+  add("update-fixes-violation", "UPDATE that repairs a violation is accepted",
+    request("UPDATE", cbBase(), old), accept);
+}
+// ---- malformed input (V3): wrong JSON types on checked paths never trap ----
+add("lm-spec-is-array", "spec is an array",
+  request("CREATE", { apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "LMCacheEngine", metadata: { name: "lm", namespace: "vllm-ns" }, spec: ["x", 1] }),
+  reject(LM('spec: Invalid value: ["x",1]: must be an object')));
+add("cb-spec-is-array", "CacheBlend spec is an array: one violation, the rules that need spec are skipped",
+  request("CREATE", { apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "CacheBlendEngine", metadata: { name: "cb", namespace: "vllm-ns" }, spec: [] }),
+  reject(CB("spec: Invalid value: []: must be an object")));
+add("cb-chunk-size-string", "chunkSize as a string",
+  request("CREATE", cbWith((s) => { s.server.chunkSize = "256"; })),
+  reject(CB('spec.server.chunkSize: Invalid value: "256": must be an integer')));
+add("cb-chunk-size-fraction", "chunkSize with a fraction is not an integer",
+  request("CREATE", cbWith((s) => { s.server.chunkSize = 256.5; })),
+  reject(CB("spec.server.chunkSize: Invalid value: 256.5: must be an integer")));
+add("cb-chunk-size-beyond-int32", "chunkSize outside int32 (would wrap to 256 if truncated)",
+  request("CREATE", cbWith((s) => { s.server.chunkSize = 4294967552; })),
+  reject(CB("spec.server.chunkSize: Invalid value: 4294967552: must be a 32-bit integer")));
+add("cb-server-is-string", "spec.server of the wrong type",
+  request("CREATE", cbWith((s) => { s.server = "256"; })),
+  reject(CB('spec.server: Invalid value: "256": must be an object')));
+add("cb-blend-is-list", "spec.blend of the wrong type is reported once although two rules read it",
+  request("CREATE", cbWith((s) => { s.blend = [1]; })),
+  reject(CB("spec.blend: Invalid value: [1]: must be an object")));
+add("cb-check-layer-bool", "checkLayer as a boolean",
+  request("CREATE", cbWith((s) => { s.blend.checkLayer = true; })),
+  reject(CB("spec.blend.checkLayer: Invalid value: true: must be an integer")));
+add("cb-payload-image-is-string", "payloadImage as a string: type error instead of rule 5",
+  request("CREATE", cbWith((s) => { s.injection.payloadImage = "reg/cb-payload:pinned"; })),
+  reject(CB('spec.injection.payloadImage: Invalid value: "reg/cb-payload:pinned": must be an object')));
+add("lm-image-fields-wrong-types", "repository, tag and pullPolicy of wrong types, in field order",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: 42, tag: 1.5, pullPolicy: { always: true } } })),
+  reject(many("LMCacheEngine", "lm", [
+    "spec.injection.payloadImage.repository: Invalid value: 42: must be a string",
+    "spec.injection.payloadImage.tag: Invalid value: 1.5: must be a string",
+    'spec.injection.payloadImage.pullPolicy: Invalid value: {"always":true}: must be a string',
+  ])));
+add("lm-pull-secrets-wrong-types", "imagePullSecrets not a list / items not objects / name not a string",
+  request("CREATE", withInjection(lmBase(), { imagePullSecrets: ["payload-pull", { name: 5 }, null] })),
+  reject(many("LMCacheEngine", "lm", [
+    'spec.injection.imagePullSecrets[0]: Invalid value: "payload-pull": must be an object',
+    "spec.injection.imagePullSecrets[1].name: Invalid value: 5: must be a string",
+    "spec.injection.imagePullSecrets[2].name: Required value: must be a non-empty Secret name",
+  ])));
+add("lm-pull-secrets-not-a-list", "imagePullSecrets as an object",
+  request("CREATE", withInjection(lmBase(), { imagePullSecrets: { name: "payload-pull" } })),
+  reject(LM('spec.injection.imagePullSecrets: Invalid value: {"name":"payload-pull"}: must be a list')));
+add("cb-target-container-and-cudagraph-wrong-types", "targetContainer and cudagraph of wrong types",
+  request("CREATE", cbWith((s) => { s.injection.targetContainer = false; s.injection.cudagraph = 3; })),
+  reject(many("CacheBlendEngine", "cb", [
+    "spec.injection.targetContainer: Invalid value: false: must be a string",
+    "spec.injection.cudagraph: Invalid value: 3: must be a string",
+  ])));
+add("lm-object-not-an-object", "the object itself is not a JSON object",
+  (() => { const r = request("CREATE", lmBase()); r.object = "lm"; return r; })(),
+  reject('LMCacheEngine.lmcache.lmcache.ai "" is invalid: object: Invalid value: "string": must be a LMCacheEngine object'));
+add("cb-create-without-object", "a CREATE without object is rejected naming the missing object",
+  (() => { const r = request("CREATE", cbBase()); delete r.object; return r; })(),
+  reject('CacheBlendEngine.lmcache.lmcache.ai "" is invalid: object: Invalid value: "null": must be a CacheBlendEngine object'));
+cases.push({ name: "settings-empty", description: "empty settings are valid", operation: "validate_settings",
+  settings: "settings_empty.json", settingsBody: {}, expect: { valid: true } });
+
+// which rows of cacheengine-validator.md each case covers (§7 case numbers come from the descriptions)
+const COVERS: Record<string, string> = {
+  "cb-base": "§3 rules 1-13 (none fire)",
+  "lm-base": "§3 rules 6-12 (none fire)",
+  "lm-defaulted-footgun-repository": "§3 rule 7",
+  "cb-defaulted-footgun-repository": "§3 rule 7",
+  "lm-empty-repository": "§3 rule 6",
+  "lm-blank-repository": "§3 rule 6",
+  "lm-digest-repository": "§3 rules 6-8",
+  "lm-repository-with-space": "§3 rule 8",
+  "cb-missing-injection": "§3 rule 4",
+  "cb-missing-payload-image": "§3 rule 5",
+  "cb-chunk-size-128": "§3 rule 1",
+  "cb-recomp-ratio-zero": "§3 rule 3",
+  "cb-recomp-ratio-one": "§3 rule 3",
+  "cb-recomp-ratio-and-check-layer": "§3 rules 2-3, §5 aggregation",
+  "cb-cudagraph-full": "§3 rule 13",
+  "cb-cudagraph-full-decode-only": "§3 rule 13",
+  "lm-pull-policy-sometimes": "§3 rule 9",
+  "lm-pull-secret-not-dns1123": "§3 rule 11, §4",
+  "lm-pull-secret-empty-name": "§3 rule 10",
+  "lm-target-container-not-dns1123": "§3 rule 12, §4",
+  "lm-target-container-empty": "§3 rule 12",
+  "lm-target-container-64-chars": "§3 rule 12, §4",
+  "lm-pull-secrets-without-payload-image": "§3 rules 6, 10-11",
+  "update-preexisting-footgun": "§5 UPDATE",
+  "update-introduces-footgun": "§5 UPDATE, §3 rule 7",
+  "update-chunk-size-changed": "§5 UPDATE, §3 rule 1",
+  "lm-injection-is-string": "§5 V3",
+  "cb-injection-is-string": "§5 V3, §3 rules 4-5",
+  "cb-recomp-ratio-string": "§5 V3, §3 rule 3",
+  "other-kind": "§1 kind",
+  "settings-unknown-key": "§1 settings",
+  "cb-chunk-size-256-and-defaults-absent": "§3 rules 1-3",
+  "cb-check-layer-zero": "§3 rule 2",
+  "cb-recomp-ratio-just-above-one": "§3 rule 3",
+  "cb-repository-absent": "§3 rule 6",
+  "lm-repository-with-tab": "§3 rule 8",
+  "lm-repository-leading-space": "§3 rule 8",
+  "lm-footgun-with-digest-tag": "§3 rule 7",
+  "lm-tag-with-whitespace": "§2 tag type only",
+  "cb-pull-policy-sometimes": "§3 rule 9",
+  "lm-pull-policy-empty": "§3 rule 9",
+  "lm-pull-secret-name-absent": "§3 rule 10",
+  "lm-pull-secret-too-long-and-bad": "§3 rule 11, §4",
+  "cb-target-container-not-dns1123": "§3 rule 12, §4",
+  "lm-cudagraph-not-checked": "§3 rule 13",
+  "lm-server-blend-not-checked": "§3 rules 1-3",
+  "cb-unchecked-fields": "§2 not checked",
+  "cb-all-rules": "§3 rules 1-13, §5 aggregation",
+  "cb-spec-absent": "§3 rule 4",
+  "cb-injection-null": "§3 rule 4",
+  "lm-payload-image-null": "§3 rules 6-9",
+  "delete": "§1 DELETE",
+  "update-without-old-object": "§5 UPDATE",
+  "update-keeps-old-adds-new": "§5 UPDATE",
+  "update-fixes-violation": "§5 UPDATE",
+  "lm-spec-is-array": "§5 V3",
+  "cb-spec-is-array": "§5 V3",
+  "cb-chunk-size-string": "§5 V3, §3 rule 1",
+  "cb-chunk-size-fraction": "§5 V3, §3 rule 1",
+  "cb-chunk-size-beyond-int32": "§5 V3, §3 rule 1",
+  "cb-server-is-string": "§5 V3",
+  "cb-blend-is-list": "§5 V3",
+  "cb-check-layer-bool": "§5 V3, §3 rule 2",
+  "cb-payload-image-is-string": "§5 V3, §3 rule 5",
+  "lm-image-fields-wrong-types": "§5 V3",
+  "lm-pull-secrets-wrong-types": "§5 V3, §3 rule 10",
+  "lm-pull-secrets-not-a-list": "§5 V3",
+  "cb-target-container-and-cudagraph-wrong-types": "§5 V3",
+  "lm-object-not-an-object": "§5 V3",
+  "cb-create-without-object": "§5 V3",
+  "settings-empty": "§1 settings",
+};
+for (const c of cases) { if (COVERS[c.name]) c.covers = [COVERS[c.name]]; }
+const missingCovers = cases.filter((c) => !COVERS[c.name]).map((c) => c.name);
+if (missingCovers.length) throw new Error(`no covers: ${missingCovers.join(", ")}`);
+// ---- write ----
+for (const f of fs.readdirSync(OUT)) fs.unlinkSync(path.join(OUT, f));
+const fix = (s: string): string => s.replace(/"@@RAW:([^@]*)@@"/g, "$1");
+const index: Json[] = [];
+for (const c of cases) {
+  const m = /^#(\d+) (.*)$/.exec(c.description);
+  const entry: Json = { name: c.name, description: m ? m[2] : c.description };
+  const covers = [m ? `§7 case ${m[1]}` : null, ...(c.covers || [])].filter(Boolean);
+  if (covers.length) entry.covers = covers.join(", ");
+  if (c.operation) entry.operation = c.operation;
+  if (c.request) {
+    entry.request = c.request;
+    fs.writeFileSync(path.join(OUT, c.request), fix(JSON.stringify(c.req, null, 2)) + "\n");
+  }
+  if (c.settings) {
+    entry.settings = c.settings;
+    fs.writeFileSync(path.join(OUT, c.settings), JSON.stringify(c.settingsBody) + "\n");
+  }
+  if (c.expect.allowed !== undefined) entry.expect = { ...c.expect, warnings: [] };
+  else entry.expect = c.expect;
+  index.push(entry);
+}
+const names = new Set<string>(); for (const c of index) { if (names.has(c.name)) throw new Error("dup " + c.name); names.add(c.name); }
+const header = "# cacheengine-validator e2e cases (format: docs/test-data.md). `covers` names the rows of\n" +
+  "# cacheengine-validator.md: §7 acceptance cases, §3 rules, §5 responses (V3 = malformed input).\n" +
+  "# Number spellings such as -0.0, 1.0 or 1e400 are unit-tested in assembly/__tests__/rules.spec.ts:\n" +
+  "# request files pass through JSON.parse in the Node host, which does not keep number text.\n";
+fs.writeFileSync(path.join(OUT, "cases.yml"), header + yaml.dump(index, { lineWidth: -1 }));
+console.log(index.length, "cases");
