@@ -4,7 +4,7 @@
 import { JsonValue, Read } from "../../../assembly/json/index";
 import {
   FieldErrorList, required, invalidString, notSupportedString,
-  dns1123SubdomainErrors, dns1123LabelErrors, isDns1123Subdomain, child, index,
+  dns1123SubdomainErrors, dns1123LabelErrors, isDns1123Subdomain, child, index, containsWhitespaceOrControl,
 } from "../../../assembly/validate/index";
 import {
   RepositoryCheck, checkPayloadRepository, isValidPullPolicy, isValidCudagraph,
@@ -79,7 +79,7 @@ export function engineViolations(kind: EngineKind, object: JsonValue): FieldErro
     requireRepository(repository, errs);                                // 6
     rejectImageSpecDefaultRepository(repository, errs);                 // 7
     rejectRepositoryWhitespace(repository, errs);                       // 8
-    readStringAt(image, "tag", TAG, errs);                              // type only (§2)
+    rejectTagWhitespace(readStringAt(image, "tag", TAG, errs), errs);   // 8b (decision, see README)
     rejectUnsupportedPullPolicy(image, errs);                           // 9
   }
 
@@ -151,6 +151,15 @@ function rejectImageSpecDefaultRepository(repository: Read<string>, errs: FieldE
 function rejectRepositoryWhitespace(repository: Read<string>, errs: FieldErrorList): void {
   if (repository.ok && checkPayloadRepository(repository.value) == RepositoryCheck.Whitespace) {
     errs.add(invalidString(REPOSITORY, repository.value, MUST_NOT_CONTAIN_WHITESPACE_DETAIL));
+  }
+}
+
+// 8b. `tag` contains whitespace or control characters. Not in the spec's table (§2 checks the tag's
+// type only), but the injectors skip such an engine as `payload-image-invalid` (lmcache-injectors.md
+// §11.2 X3), and §6 promises that an admitted engine never causes that skip.
+function rejectTagWhitespace(tag: Read<string>, errs: FieldErrorList): void {
+  if (tag.ok && containsWhitespaceOrControl(tag.value)) {
+    errs.add(invalidString(TAG, tag.value, MUST_NOT_CONTAIN_WHITESPACE_DETAIL));
   }
 }
 

@@ -202,8 +202,9 @@ add("lm-repository-with-tab", "rule 8: a control character is whitespace too; va
 add("lm-repository-leading-space", "rule 8: surrounding whitespace is rejected (not trimmed)",
   request("CREATE", withInjection(lmBase(), { payloadImage: { repository: " reg/p" } })),
   reject(LM('spec.injection.payloadImage.repository: Invalid value: " reg/p": must not contain whitespace')));
-add("lm-tag-with-whitespace", "payloadImage.tag content is not checked (§2: type only), even with whitespace",
-  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p", tag: "v1 latest" } })), accept);
+add("lm-tag-with-whitespace", "rule 8b (decision): a tag with whitespace is rejected, since the injectors would skip it as payload-image-invalid",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p", tag: "v1 latest" } })),
+  reject(LM('spec.injection.payloadImage.tag: Invalid value: "v1 latest": must not contain whitespace')));
 add("lm-footgun-with-digest-tag", "rule 7 is exact: lmcache/vllm-openai@sha256:… is some other image reference",
   request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "lmcache/vllm-openai@sha256:abc" } })), accept);
 add("cb-pull-policy-sometimes", "rule 9 on CacheBlend",
@@ -380,7 +381,7 @@ const COVERS: Record<string, string> = {
   "lm-repository-with-tab": "§3 rule 8",
   "lm-repository-leading-space": "§3 rule 8",
   "lm-footgun-with-digest-tag": "§3 rule 7",
-  "lm-tag-with-whitespace": "§2 tag type only",
+  "lm-tag-with-whitespace": "§6 agreement with lmcache-injectors §11.2 X3 (rule 8b)",
   "cb-pull-policy-sometimes": "§3 rule 9",
   "lm-pull-policy-empty": "§3 rule 9",
   "lm-pull-secret-name-absent": "§3 rule 10",
