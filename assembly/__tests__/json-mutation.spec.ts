@@ -1,0 +1,232 @@
+// Mutation API of the JSON DOM: positions, duplicates, live nodes, dirty propagation, and
+// byte-exact output for everything not touched.
+import { ByteSink, JsonValue, parseJsonString } from "../json/index";
+
+function parse(text: string): JsonValue {
+  const r = parseJsonString(text);
+  expect(r.ok).toBe(true, r.error);
+  const v = r.value;
+  return v !== null ? v : JsonValue.nul();
+}
+
+function child(doc: JsonValue, key: string): JsonValue {
+  const v = doc.get(key);
+  expect(v !== null).toBe(true, "missing " + key);
+  return v !== null ? v : JsonValue.nul();
+}
+
+function num(text: string): JsonValue {
+  const v = JsonValue.rawNumber(text);
+  return v !== null ? v : JsonValue.nul();
+}
+
+describe("json mutation: objects", () => {
+  it("replaces in place, keeping the member's position", () => {
+    const doc = parse("{\"a\":1,\"b\":2,\"c\":3}");
+    expect(doc.set("b", JsonValue.int(9))).toBe(true);
+    expect(doc.toString()).toBe("{\"a\":1,\"b\":9,\"c\":3}");
+  });
+
+  it("appends a new key", () => {
+    const doc = parse("{ \"a\" : 1 }");
+    doc.set("d", JsonValue.str("x"));
+    expect(doc.toString()).toBe("{\"a\":1,\"d\":\"x\"}");
+  });
+
+  it("replaces only the last duplicate and never creates one", () => {
+    const doc = parse("{\"a\":1,\"b\":0,\"a\":2}");
+    doc.set("a", JsonValue.int(3));
+    expect(doc.toString()).toBe("{\"a\":1,\"b\":0,\"a\":3}");
+    expect(doc.size()).toBe(3);
+  });
+
+  it("keeps the raw bytes of an escaped key it replaces", () => {
+    const doc = parse("{\"n\\u0061me\":1}");
+    doc.set("name", JsonValue.int(2));
+    expect(doc.toString()).toBe("{\"n\\u0061me\":2}");
+  });
+
+  it("escapes new keys", () => {
+    const doc = JsonValue.object();
+    doc.set("q\"\n😀", JsonValue.nul());
+    expect(doc.toString()).toBe("{\"q\\\"\\n😀\":null}");
+    expect(doc.keyAt(0)).toBe("q\"\n😀");
+    expect(doc.has("q\"\n😀")).toBe(true);
+  });
+
+  it("removes every occurrence", () => {
+    const doc = parse("{\"a\":1,\"b\":2,\"n\\u0061me\":3,\"a\":4,\"name\":5}");
+    expect(doc.remove("a")).toBe(true);
+    expect(doc.remove("name")).toBe(true);
+    expect(doc.toString()).toBe("{\"b\":2}");
+    expect(doc.has("a")).toBe(false);
+  });
+
+  it("leaves a document untouched when nothing is removed", () => {
+    const text = "{ \"a\" : 1 }";
+    const doc = parse(text);
+    expect(doc.remove("zz")).toBe(false);
+    expect(doc.toString()).toBe(text);
+  });
+
+  it("refuses object operations on other kinds", () => {
+    const arr = parse("[1]");
+    expect(arr.set("a", JsonValue.nul())).toBe(false);
+    expect(arr.remove("a")).toBe(false);
+    expect(arr.toString()).toBe("[1]");
+  });
+});
+
+describe("json mutation: arrays", () => {
+  it("pushes, inserts, removes and replaces", () => {
+    const doc = parse("[ 1 , 2 , 3 ]");
+    expect(doc.push(JsonValue.int(4))).toBe(true);
+    expect(doc.insert(0, JsonValue.int(0))).toBe(true);
+    expect(doc.insert(5, JsonValue.int(5))).toBe(true);
+    expect(doc.removeAt(2)).toBe(true);
+    expect(doc.replace(1, JsonValue.str("one"))).toBe(true);
+    expect(doc.toString()).toBe("[0,\"one\",3,4,5]");
+  });
+
+  it("refuses out-of-range indices and other kinds", () => {
+    const doc = parse("[1]");
+    expect(doc.insert(2, JsonValue.nul())).toBe(false);
+    expect(doc.insert(-1, JsonValue.nul())).toBe(false);
+    expect(doc.removeAt(1)).toBe(false);
+    expect(doc.replace(-1, JsonValue.nul())).toBe(false);
+    expect(doc.toString()).toBe("[1]");
+    const obj = parse("{}");
+    expect(obj.push(JsonValue.nul())).toBe(false);
+    expect(parse("1").removeAt(0)).toBe(false);
+  });
+
+  it("removes down to an empty array", () => {
+    const doc = parse("[1]");
+    doc.removeAt(0);
+    expect(doc.toString()).toBe("[]");
+  });
+});
+
+describe("json mutation: live nodes and dirtiness", () => {
+  it("marks every ancestor dirty and keeps untouched siblings byte-exact", () => {
+    const doc = parse("{ \"x\" : { \"y\" : [ 1 , 2 ] }, \"z\" : [ 3 ] }");
+    const y = child(child(doc, "x"), "y");
+    y.push(JsonValue.int(3));
+    expect(doc.toString()).toBe("{\"x\":{\"y\":[1,2,3]},\"z\":[ 3 ]}");
+  });
+
+  it("stays clean after reads", () => {
+    const text = "{ \"a\" : { \"b\" : [ 1, \"\\u0041\" ] } }";
+    const doc = parse(text);
+    const b = child(child(doc, "a"), "b");
+    expect(b.size()).toBe(2);
+    const s = b.at(1);
+    expect(s !== null && s.asString().value == "A").toBe(true);
+    expect(doc.toString()).toBe(text);
+    expect(doc.dirty).toBe(false);
+  });
+
+  it("keeps a new container live after insertion", () => {
+    const doc = parse("{\"a\":1}");
+    const labels = JsonValue.object();
+    doc.set("labels", labels);
+    labels.set("k", JsonValue.str("v"));
+    expect(doc.toString()).toBe("{\"a\":1,\"labels\":{\"k\":\"v\"}}");
+  });
+
+  it("detaches removed nodes: later changes to them do not reach the document", () => {
+    const doc = parse("{\"a\":{\"b\":1},\"c\":2}");
+    const a = child(doc, "a");
+    doc.remove("a");
+    a.set("b", JsonValue.int(9));
+    expect(doc.toString()).toBe("{\"c\":2}");
+  });
+
+  it("inserts a copy of a node that already belongs to a container", () => {
+    const doc = parse("{\"a\":{\"b\":1},\"c\":[]}");
+    const a = child(doc, "a");
+    child(doc, "c").push(a);
+    a.set("b", JsonValue.int(2));
+    expect(doc.toString()).toBe("{\"a\":{\"b\":2},\"c\":[{\"b\":1}]}");
+  });
+
+  it("copies instead of creating a cycle", () => {
+    const doc = parse("{\"a\":{}}");
+    child(doc, "a").set("self", doc);
+    expect(doc.toString()).toBe("{\"a\":{\"self\":{\"a\":{}}}}");
+  });
+
+  it("embeds parsed JSON without its surrounding whitespace but with its inner bytes", () => {
+    const doc = parse("[1]");
+    const part = JsonValue.parse(Uint8Array.wrap(String.UTF8.encode("  { \"k\" : [ 1.0 ] }\n")));
+    expect(part !== null).toBe(true);
+    if (part !== null) doc.push(part);
+    expect(doc.toString()).toBe("[1,{ \"k\" : [ 1.0 ] }]");
+  });
+
+  it("edits at the bottom of a 1000-deep document", () => {
+    const doc = parse("[".repeat(1000) + "]".repeat(1000));
+    let v: JsonValue | null = doc;
+    for (let i = 0; i < 999 && v !== null; i++) v = v.at(0);
+    expect(v !== null).toBe(true);
+    if (v !== null) v.push(JsonValue.int(1));
+    expect(doc.toString()).toBe("[".repeat(1000) + "1" + "]".repeat(1000));
+  });
+});
+
+describe("json mutation: new values", () => {
+  it("writes integers as minimal decimal text", () => {
+    expect(JsonValue.int(0).toString()).toBe("0");
+    expect(JsonValue.int(-42).toString()).toBe("-42");
+    expect(JsonValue.int(i64.MIN_VALUE).toString()).toBe("-9223372036854775808");
+    expect(JsonValue.uint(u64.MAX_VALUE).toString()).toBe("18446744073709551615");
+    expect(JsonValue.int(7).asI64().value).toBe(7);
+  });
+
+  it("validates raw number text", () => {
+    expect(JsonValue.rawNumber("01") === null).toBe(true);
+    expect(JsonValue.rawNumber("1.") === null).toBe(true);
+    expect(JsonValue.rawNumber("+1") === null).toBe(true);
+    expect(JsonValue.rawNumber(" 1") === null).toBe(true);
+    expect(JsonValue.rawNumber("") === null).toBe(true);
+    expect(JsonValue.rawNumber("NaN") === null).toBe(true);
+    expect(num("-0.0").toString()).toBe("-0.0");
+    expect(num("1E+2").numberText()).toBe("1E+2");
+  });
+
+  it("refuses non-finite floats", () => {
+    expect(JsonValue.float(NaN) === null).toBe(true);
+    expect(JsonValue.float(Infinity) === null).toBe(true);
+    const f = JsonValue.float(1.5);
+    expect(f !== null && f.asF64().value == 1.5).toBe(true);
+  });
+
+  it("preserves number spellings of untouched siblings in a dirty array", () => {
+    const doc = parse("[1000.0,18446744073709551615,-0.0,1e-7,1E+2]");
+    doc.push(JsonValue.int(1));
+    expect(doc.toString()).toBe("[1000.0,18446744073709551615,-0.0,1e-7,1E+2,1]");
+  });
+
+  it("builds documents from scratch", () => {
+    const o = JsonValue.object();
+    o.set("b", JsonValue.bool(true));
+    o.set("n", JsonValue.nul());
+    const a = JsonValue.array();
+    a.push(JsonValue.int(1));
+    o.set("a", a);
+    expect(o.toString()).toBe("{\"b\":true,\"n\":null,\"a\":[1]}");
+    expect(o.kindName()).toBe("object");
+  });
+
+  it("writes the same bytes through toBytes, writeTo and toString", () => {
+    const doc = parse("{\"a\": [1, \"é\"]}");
+    child(doc, "a").push(JsonValue.str("😀"));
+    const sink = new ByteSink(1);
+    doc.writeTo(sink);
+    const bytes = doc.toBytes();
+    expect(sink.length).toBe(bytes.length);
+    expect(String.UTF8.decode(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))).toBe(doc.toString());
+    expect(sink.toString()).toBe("{\"a\":[1,\"é\",\"😀\"]}");
+    expect(doc.rawText()).toBe(sink.toString());
+  });
+});

@@ -1,0 +1,183 @@
+// Typed readers and object/array access of the JSON DOM: never a silent default.
+import { JsonValue, ReadState, parseJsonString } from "../json/index";
+
+function parse(text: string): JsonValue {
+  const r = parseJsonString(text);
+  expect(r.ok).toBe(true, r.error);
+  const v = r.value;
+  return v !== null ? v : JsonValue.nul();
+}
+
+function member(doc: JsonValue, key: string): JsonValue {
+  const v = doc.get(key);
+  expect(v !== null).toBe(true, "missing " + key);
+  return v !== null ? v : JsonValue.nul();
+}
+
+describe("json readers: asString", () => {
+  it("fully unescapes", () => {
+    const r = parse("\"a\\u0041\\n\\t\\b\\f\\r\\\"\\\\\\/\\ud83d\\ude00\\uD83D\\uDE00é中\"").asString();
+    expect(r.ok).toBe(true);
+    expect(r.value).toBe("aA\n\t\b\f\r\"\\/😀😀é中");
+  });
+
+  it("decodes plain UTF-8 including astral characters", () => {
+    const r = parse("\"x😀\u{10ffff}\"").asString();
+    expect(r.value).toBe("x😀\u{10ffff}");
+  });
+
+  it("makes a lone-surrogate escape Invalid", () => {
+    expect(parse("\"\\ud800\"").asString().state).toBe(ReadState.Invalid);
+    expect(parse("\"\\udc00x\"").asString().state).toBe(ReadState.Invalid);
+    expect(parse("\"\\ud83d\\u0041\"").asString().state).toBe(ReadState.Invalid);
+    expect(parse("\"\\ud83d😀\"").asString().invalid).toBe(true);
+  });
+
+  it("makes other kinds Invalid with a message", () => {
+    const r = parse("12").asString();
+    expect(r.state).toBe(ReadState.Invalid);
+    expect(r.error).toBe("expected a string, found number");
+    expect(parse("null").asString().invalid).toBe(true);
+  });
+});
+
+describe("json readers: integers", () => {
+  it("reads the i64 range exactly", () => {
+    expect(parse("-9223372036854775808").asI64().value).toBe(i64.MIN_VALUE);
+    expect(parse("9223372036854775807").asI64().value).toBe(i64.MAX_VALUE);
+    expect(parse("-0").asI64().value).toBe(0);
+    expect(parse("42").asI64().ok).toBe(true);
+  });
+
+  it("detects overflow instead of saturating", () => {
+    expect(parse("9223372036854775808").asI64().state).toBe(ReadState.Invalid);
+    expect(parse("-9223372036854775809").asI64().state).toBe(ReadState.Invalid);
+    expect(parse("18446744073709551615").asI64().invalid).toBe(true);
+    expect(parse("18446744073709551615").asU64().value).toBe(u64.MAX_VALUE);
+    expect(parse("18446744073709551616").asU64().invalid).toBe(true);
+    expect(parse("123456789012345678901234567890").asU64().invalid).toBe(true);
+  });
+
+  it("accepts integer grammar only", () => {
+    expect(parse("1.0").asI64().invalid).toBe(true);
+    expect(parse("1e3").asI64().invalid).toBe(true);
+    expect(parse("1E+2").asU64().invalid).toBe(true);
+    expect(parse("-1").asU64().invalid).toBe(true);
+    expect(parse("-0").asU64().ok).toBe(true);
+    expect(parse("\"1\"").asI64().invalid).toBe(true);
+    expect(parse("true").asU64().invalid).toBe(true);
+  });
+});
+
+describe("json readers: asF64, asBool, numberText", () => {
+  it("reads finite numbers", () => {
+    expect(parse("0.1").asF64().value).toBe(0.1);
+    expect(parse("1e-7").asF64().value).toBe(1e-7);
+    expect(parse("1E+2").asF64().value).toBe(100.0);
+    expect(parse("1.7976931348623157e308").asF64().value).toBe(f64.MAX_VALUE);
+    expect(parse("5e-324").asF64().value).toBe(f64.MIN_VALUE);
+    const negZero = parse("-0.0").asF64();
+    expect(negZero.ok).toBe(true);
+    expect(1 / negZero.value).toBe(-Infinity);
+  });
+
+  it("makes non-finite results Invalid", () => {
+    expect(parse("1e400").asF64().invalid).toBe(true);
+    expect(parse("-1e400").asF64().invalid).toBe(true);
+    expect(parse("\"NaN\"").asF64().invalid).toBe(true);
+  });
+
+  it("reads booleans and rejects other kinds", () => {
+    expect(parse("true").asBool().value).toBe(true);
+    expect(parse("false").asBool().ok).toBe(true);
+    expect(parse("false").asBool().value).toBe(false);
+    expect(parse("0").asBool().invalid).toBe(true);
+    expect(parse("null").asBool().invalid).toBe(true);
+  });
+
+  it("keeps number text exactly", () => {
+    const doc = parse("[1000.0, 18446744073709551615, -0.0, 1e-7, 1E+2, 0.10]");
+    const want = ["1000.0", "18446744073709551615", "-0.0", "1e-7", "1E+2", "0.10"];
+    for (let i = 0; i < want.length; i++) {
+      const v = doc.at(i);
+      expect(v !== null && v.numberText() == want[i]).toBe(true, want[i]);
+    }
+    expect(parse("\"1\"").numberText()).toBe("");
+  });
+});
+
+describe("json readers: objects", () => {
+  it("returns the last occurrence of a duplicate key", () => {
+    const doc = parse("{\"a\":1,\"b\":2,\"a\":3}");
+    expect(doc.readI64("a").value).toBe(3);
+    expect(doc.size()).toBe(3);
+    expect(doc.keyAt(2)).toBe("a");
+  });
+
+  it("looks keys up by decoded text", () => {
+    const doc = parse("{\"n\\u0061me\":\"x\",\"we\\u0069rd\\\"key\":1,\"\\ud83d\\ude00\":2,\"é\":3,\"a\\/b\":4}");
+    expect(doc.readString("name").value).toBe("x");
+    expect(doc.has("weird\"key")).toBe(true);
+    expect(doc.readI64("😀").value).toBe(2);
+    expect(doc.readI64("\u00e9").value).toBe(3);
+    expect(doc.readI64("a/b").value).toBe(4);
+    expect(doc.has("n\\u0061me")).toBe(false);
+    expect(doc.keyAt(1)).toBe("weird\"key");
+  });
+
+  it("treats a raw key and its escaped spelling as the same key (last wins)", () => {
+    const doc = parse("{\"name\":1,\"n\\u0061me\":2}");
+    expect(doc.readI64("name").value).toBe(2);
+  });
+
+  it("distinguishes absent, null, ok and invalid", () => {
+    const doc = parse("{\"s\":\"x\",\"n\":null,\"i\":7,\"f\":1.5,\"b\":true,\"o\":{},\"a\":[]}");
+    expect(doc.readString("missing").state).toBe(ReadState.Absent);
+    expect(doc.readString("n").state).toBe(ReadState.Null);
+    expect(doc.readString("n").missing).toBe(true);
+    expect(doc.readString("s").state).toBe(ReadState.Ok);
+    expect(doc.readString("i").state).toBe(ReadState.Invalid);
+    expect(doc.readI64("f").state).toBe(ReadState.Invalid);
+    expect(doc.readF64("i").value).toBe(7.0);
+    expect(doc.readBool("b").value).toBe(true);
+    expect(doc.readBool("s").invalid).toBe(true);
+    expect(doc.readObject("o").ok).toBe(true);
+    expect(doc.readObject("a").state).toBe(ReadState.Invalid);
+    expect(doc.readObject("a").value === null).toBe(true);
+    expect(doc.readArray("a").ok).toBe(true);
+    expect(doc.readArray("n").state).toBe(ReadState.Null);
+    expect(doc.readArray("zz").state).toBe(ReadState.Absent);
+  });
+
+  it("answers Absent / null / false on non-objects", () => {
+    const arr = parse("[1]");
+    expect(arr.get("a") === null).toBe(true);
+    expect(arr.has("a")).toBe(false);
+    expect(arr.readString("a").state).toBe(ReadState.Absent);
+    expect(arr.keyAt(0)).toBe("");
+    expect(parse("1").size()).toBe(0);
+    expect(parse("\"x\"").at(0) === null).toBe(true);
+  });
+
+  it("indexes arrays and object members with range checks", () => {
+    const doc = parse("{\"a\":[10,20],\"b\":{\"c\":1}}");
+    const a = member(doc, "a");
+    expect(a.size()).toBe(2);
+    const second = a.at(1);
+    expect(second !== null && second.asI64().value == 20).toBe(true);
+    expect(a.at(2) === null).toBe(true);
+    expect(a.at(-1) === null).toBe(true);
+    const b = doc.at(1);
+    expect(b !== null && b.isObject()).toBe(true);
+    expect(doc.keyAt(5)).toBe("");
+  });
+
+  it("names kinds for messages", () => {
+    expect(parse("null").kindName()).toBe("null");
+    expect(parse("true").kindName()).toBe("boolean");
+    expect(parse("1").kindName()).toBe("number");
+    expect(parse("\"\"").kindName()).toBe("string");
+    expect(parse("[]").kindName()).toBe("array");
+    expect(parse("{}").kindName()).toBe("object");
+  });
+});

@@ -1,0 +1,441 @@
+// Byte-level JSON grammar: the one strict validating pass (RFC 8259 + UTF-8), and the fast
+// non-validating scanners used afterwards to walk text that has already been validated.
+// All functions take a base pointer and explicit bounds and never read outside [base, base+n).
+
+// Messages of the validating pass.
+const E_EMPTY = "empty input";
+const E_EOF = "unexpected end of input";
+const E_UNEXPECTED = "unexpected character";
+const E_DEPTH = "nesting deeper than the limit";
+const E_NUMBER = "invalid number";
+const E_LITERAL = "invalid literal";
+const E_STRING_EOF = "unterminated string";
+const E_CONTROL = "unescaped control character in string";
+const E_ESCAPE = "invalid escape";
+const E_UTF8 = "invalid UTF-8";
+const E_TRAILING = "trailing characters after the value";
+const E_KEY = "expected a string key";
+const E_COLON = "expected ':'";
+const E_SEPARATOR = "expected ',' or a closing bracket";
+
+/** true for the four whitespace bytes RFC 8259 allows between tokens */
+@inline export function isWs(c: u32): bool {
+  return c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09;
+}
+
+@inline export function isDigit(c: u32): bool { return c - 0x30 < 10; }
+
+export function skipWs(base: usize, p: i32, end: i32): i32 {
+  while (p < end && isWs(<u32>load<u8>(base + <usize>p))) p++;
+  return p;
+}
+
+/** The end of the RFC 8259 number starting at `p`, or -1 when the grammar does not match there. */
+export function scanNumber(base: usize, p: i32, n: i32): i32 {
+  if (p < n && load<u8>(base + <usize>p) == 0x2D) p++;
+  if (p >= n) return -1;
+  let c = <u32>load<u8>(base + <usize>p);
+  if (c == 0x30) {
+    p++;
+  } else if (c - 0x31 < 9) {
+    p++;
+    while (p < n && isDigit(<u32>load<u8>(base + <usize>p))) p++;
+  } else {
+    return -1;
+  }
+  if (p < n && load<u8>(base + <usize>p) == 0x2E) {
+    p++;
+    const digits = p;
+    while (p < n && isDigit(<u32>load<u8>(base + <usize>p))) p++;
+    if (p == digits) return -1;
+  }
+  if (p < n && (<u32>load<u8>(base + <usize>p) | 0x20) == 0x65) {
+    p++;
+    if (p < n) {
+      c = <u32>load<u8>(base + <usize>p);
+      if (c == 0x2B || c == 0x2D) p++;
+    }
+    const digits = p;
+    while (p < n && isDigit(<u32>load<u8>(base + <usize>p))) p++;
+    if (p == digits) return -1;
+  }
+  return p;
+}
+
+@inline function hexValue(c: u32): i32 {
+  if (c - 0x30 < 10) return <i32>(c - 0x30);
+  const l = c | 0x20;
+  if (l - 0x61 < 6) return <i32>(l - 0x61 + 10);
+  return -1;
+}
+
+/** the 4 hex digits at p as a code unit, or -1 (caller guarantees p+4 <= n) */
+export function hex4(base: usize, p: i32): i32 {
+  let v = 0;
+  for (let i = 0; i < 4; i++) {
+    const h = hexValue(<u32>load<u8>(base + <usize>(p + i)));
+    if (h < 0) return -1;
+    v = (v << 4) | h;
+  }
+  return v;
+}
+
+const ONES: u64 = 0x0101010101010101;
+const HIGHS: u64 = 0x8080808080808080;
+
+/** true when one of the 8 bytes is '"', '\\', a control character or non-ASCII */
+@inline function hasStringSpecial(x: u64): bool {
+  const q = x ^ (ONES * 0x22);
+  const b = x ^ (ONES * 0x5C);
+  const t = (x | ((x - ONES * 0x20) & ~x) | ((q - ONES) & ~q) | ((b - ONES) & ~b)) & HIGHS;
+  return t != 0;
+}
+
+/** true when one of the 8 bytes is '"' or '\\' (validated text: nothing else ends a plain run) */
+@inline function hasQuoteOrBackslash(x: u64): bool {
+  const q = x ^ (ONES * 0x22);
+  const b = x ^ (ONES * 0x5C);
+  return ((((q - ONES) & ~q) | ((b - ONES) & ~b)) & HIGHS) != 0;
+}
+
+/** Set by skipString: whether the last skipped string contained a backslash. */
+let lastStringEscaped: bool = false;
+
+export function lastSkippedStringEscaped(): bool { return lastStringEscaped; }
+
+/**
+ * Skips the already-validated string whose opening quote is at `p`; returns the offset after the
+ * closing quote (at most `end`). Records whether it contained an escape.
+ */
+export function skipString(base: usize, p: i32, end: i32): i32 {
+  let escaped = false;
+  p++;
+  while (p < end) {
+    while (p + 8 <= end && !hasQuoteOrBackslash(load<u64>(base + <usize>p))) p += 8;
+    if (p >= end) break;
+    const c = load<u8>(base + <usize>p);
+    if (c == 0x22) { lastStringEscaped = escaped; return p + 1; }
+    if (c == 0x5C) { escaped = true; p += 2; } else p++;
+  }
+  lastStringEscaped = escaped;
+  return end;
+}
+
+/** The end offset of the already-validated number at p. */
+export function skipNumber(base: usize, p: i32, end: i32): i32 {
+  while (p < end) {
+    const c = <u32>load<u8>(base + <usize>p);
+    // digits, '+', '-', '.', 'e', 'E'
+    if (isDigit(c) || c == 0x2D || c == 0x2B || c == 0x2E || (c | 0x20) == 0x65) p++;
+    else break;
+  }
+  return p;
+}
+
+/**
+ * Where every container of a validated document ends, in document (pre-)order: three i32 per
+ * container, [start, end, next] with `next` the index of the first container after its subtree.
+ * A container's first nested container is its own index + 1, so a walk over its children finds
+ * each child's end in O(1) without rescanning nested text. About 12 bytes per container.
+ */
+export class ContainerTable {
+  data: StaticArray<i32>;
+  count: i32 = 0;
+
+  constructor(capacity: i32) {
+    this.data = new StaticArray<i32>(max(capacity, 4) * 3);
+  }
+
+  /** the slot for a new container starting at `start`; returns its index */
+  open(start: i32): i32 {
+    const i = this.count;
+    if ((i + 1) * 3 > this.data.length) this.grow();
+    const slot = changetype<usize>(this.data) + (<usize>i * 12);
+    store<i32>(slot, start);
+    this.count = i + 1;
+    return i;
+  }
+
+  @inline close(i: i32, end: i32): void {
+    const slot = changetype<usize>(this.data) + (<usize>i * 12);
+    store<i32>(slot, end, 4);
+    store<i32>(slot, this.count, 8);
+  }
+
+  private grow(): void {
+    const next = new StaticArray<i32>(this.data.length << 1);
+    memory.copy(changetype<usize>(next), changetype<usize>(this.data), <usize>this.count * 12);
+    this.data = next;
+  }
+
+  /** start/end/next of container i; -1 when i is out of range */
+  field(i: i32, which: i32): i32 {
+    if (i < 0 || i >= this.count) return -1;
+    return unchecked(this.data[i * 3 + which]);
+  }
+}
+
+/** The strict validating pass; on success `table` holds every container's span. */
+export class Validator {
+  problem: string = "";
+  offset: i32 = 0;
+  /** span of the top-level value (without surrounding whitespace) */
+  rootStart: i32 = 0;
+  rootEnd: i32 = 0;
+  table: ContainerTable;
+  /** per open container: its table index << 1 | 1 when it is an object. Held in a field so a
+   *  collecting runtime keeps it alive while run() uses its raw address. */
+  private stack: StaticArray<i32>;
+
+  constructor(public base: usize, public n: i32, public maxDepth: i32) {
+    this.table = new ContainerTable((n >> 5) + 4);
+    this.stack = new StaticArray<i32>(min(max(maxDepth, 0), n) + 1);
+  }
+
+  get message(): string { return this.problem + " at byte " + this.offset.toString(); }
+
+  private fail(problem: string, at: i32): bool {
+    this.problem = problem;
+    this.offset = at;
+    return false;
+  }
+
+  run(): bool {
+    const base = this.base;
+    const n = this.n;
+    const table = this.table;
+    const maxDepth = max(this.maxDepth, 0);
+    const stack = changetype<usize>(this.stack);
+    let depth = 0;
+    let inObject = false;
+    let expectValue = true;
+    let pos = skipWs(base, 0, n);
+    if (pos >= n) return this.fail(E_EMPTY, pos);
+    this.rootStart = pos;
+    while (true) {
+      if (expectValue) {
+        if (pos >= n) return this.fail(E_EOF, pos);
+        const c = <u32>load<u8>(base + <usize>pos);
+        expectValue = false;
+        if (c == 0x22) {
+          pos = this.scanString(pos);
+          if (pos < 0) return false;
+        } else if (c == 0x7B || c == 0x5B) {
+          if (depth >= maxDepth) return this.fail(E_DEPTH, pos);
+          inObject = c == 0x7B;
+          store<i32>(stack + (<usize>depth << 2), (table.open(pos) << 1) | <i32>inObject);
+          depth++;
+          pos = skipWs(base, pos + 1, n);
+          // an empty container is closed by the separator branch below
+          if (pos < n && <u32>load<u8>(base + <usize>pos) == c + 2) continue;
+          expectValue = true;
+          if (inObject) {
+            pos = this.keyAndColon(pos);
+            if (pos < 0) return false;
+          }
+        } else if (c == 0x74 || c == 0x6E) {
+          const word: u32 = c == 0x74 ? 0x65757274 : 0x6C6C756E; // "true" / "null"
+          if (pos + 4 > n || load<u32>(base + <usize>pos) != word) return this.fail(E_LITERAL, pos);
+          pos += 4;
+        } else if (c == 0x66) {
+          if (pos + 5 > n || load<u32>(base + <usize>pos + 1) != 0x65736C61) return this.fail(E_LITERAL, pos); // "alse"
+          pos += 5;
+        } else if (c == 0x2D || isDigit(c)) {
+          const e = scanNumber(base, pos, n);
+          if (e < 0) return this.fail(E_NUMBER, pos);
+          pos = e;
+        } else {
+          return this.fail(E_UNEXPECTED, pos);
+        }
+        continue;
+      }
+      // after a value: separator, closing bracket, or the end of the document
+      pos = skipWs(base, pos, n);
+      if (depth == 0) {
+        if (pos != n) return this.fail(E_TRAILING, pos);
+        this.rootEnd = this.rootEndFrom(pos);
+        return true;
+      }
+      if (pos >= n) return this.fail(E_EOF, pos);
+      const c = <u32>load<u8>(base + <usize>pos);
+      if (c == 0x2C) {
+        pos = skipWs(base, pos + 1, n);
+        expectValue = true;
+        if (inObject) {
+          pos = this.keyAndColon(pos);
+          if (pos < 0) return false;
+        }
+        continue;
+      }
+      if (c != (inObject ? 0x7D : 0x5D)) return this.fail(E_SEPARATOR, pos);
+      depth--;
+      table.close(load<i32>(stack + (<usize>depth << 2)) >> 1, pos + 1);
+      pos++;
+      if (depth > 0) inObject = (load<i32>(stack + (<usize>(depth - 1) << 2)) & 1) != 0;
+    }
+  }
+
+  /** the end of the root value: the last non-whitespace byte before n, plus one */
+  private rootEndFrom(n: i32): i32 {
+    let e = n;
+    while (e > this.rootStart && isWs(<u32>load<u8>(this.base + <usize>(e - 1)))) e--;
+    return e;
+  }
+
+  private keyAndColon(pos: i32): i32 {
+    const base = this.base;
+    const n = this.n;
+    if (pos >= n || load<u8>(base + <usize>pos) != 0x22) { this.fail(pos >= n ? E_EOF : E_KEY, pos); return -1; }
+    pos = this.scanString(pos);
+    if (pos < 0) return -1;
+    pos = skipWs(base, pos, n);
+    if (pos >= n || load<u8>(base + <usize>pos) != 0x3A) { this.fail(pos >= n ? E_EOF : E_COLON, pos); return -1; }
+    return skipWs(base, pos + 1, n);
+  }
+
+  /** validates the string whose quote is at `open`; returns the offset after it, or -1 */
+  private scanString(open: i32): i32 {
+    const base = this.base;
+    const n = this.n;
+    let p = open + 1;
+    while (true) {
+      while (p + 8 <= n && !hasStringSpecial(load<u64>(base + <usize>p))) p += 8;
+      if (p >= n) { this.fail(E_STRING_EOF, open); return -1; }
+      const c = <u32>load<u8>(base + <usize>p);
+      if (c == 0x22) return p + 1;
+      if (c == 0x5C) {
+        p = this.escape(p);
+        if (p < 0) return -1;
+      } else if (c < 0x20) {
+        this.fail(E_CONTROL, p);
+        return -1;
+      } else if (c < 0x80) {
+        p++;
+      } else {
+        const e = utf8SequenceEnd(base, p, n);
+        if (e < 0) { this.fail(E_UTF8, p); return -1; }
+        p = e;
+      }
+    }
+  }
+
+  private escape(p: i32): i32 {
+    const base = this.base;
+    if (p + 1 >= this.n) { this.fail(E_STRING_EOF, p); return -1; }
+    const d = <u32>load<u8>(base + <usize>p + 1);
+    if (d == 0x22 || d == 0x5C || d == 0x2F || d == 0x62 || d == 0x66 || d == 0x6E || d == 0x72 || d == 0x74) return p + 2;
+    if (d == 0x75 && p + 6 <= this.n && hex4(base, p + 2) >= 0) return p + 6;
+    this.fail(E_ESCAPE, p);
+    return -1;
+  }
+}
+
+@inline function isCont(base: usize, p: i32): bool {
+  return (<u32>load<u8>(base + <usize>p) & 0xC0) == 0x80;
+}
+
+/**
+ * The end of the well-formed UTF-8 sequence whose lead byte (>= 0x80) is at p, or -1 for
+ * stray continuation bytes, overlong forms, encoded surrogates, > U+10FFFF and truncation.
+ */
+export function utf8SequenceEnd(base: usize, p: i32, n: i32): i32 {
+  const c = <u32>load<u8>(base + <usize>p);
+  if (c < 0xC2) return -1;
+  if (c < 0xE0) {
+    if (p + 2 > n || !isCont(base, p + 1)) return -1;
+    return p + 2;
+  }
+  if (c < 0xF0) {
+    if (p + 3 > n) return -1;
+    const c1 = <u32>load<u8>(base + <usize>p + 1);
+    if (c == 0xE0 && c1 < 0xA0) return -1;         // overlong
+    if (c == 0xED && c1 >= 0xA0) return -1;        // UTF-16 surrogate
+    if ((c1 & 0xC0) != 0x80 || !isCont(base, p + 2)) return -1;
+    return p + 3;
+  }
+  if (c < 0xF5) {
+    if (p + 4 > n) return -1;
+    const c1 = <u32>load<u8>(base + <usize>p + 1);
+    if (c == 0xF0 && c1 < 0x90) return -1;         // overlong
+    if (c == 0xF4 && c1 >= 0x90) return -1;        // above U+10FFFF
+    if ((c1 & 0xC0) != 0x80 || !isCont(base, p + 2) || !isCont(base, p + 3)) return -1;
+    return p + 4;
+  }
+  return -1;
+}
+
+/** Whether the bytes [s, e) contain a backslash. */
+export function containsBackslash(base: usize, s: i32, e: i32): bool {
+  for (let p = s; p < e; p++) if (load<u8>(base + <usize>p) == 0x5C) return true;
+  return false;
+}
+
+/**
+ * Decodes the already-validated string body [s, e) (no quotes) into a string. A lone-surrogate
+ * escape is kept as that code unit when `strict` is false and makes the result null when true.
+ * Two passes (count, then fill the string in place) so no raw buffer outlives an allocation.
+ */
+export function decodeStringBody(base: usize, s: i32, e: i32, strict: bool): string | null {
+  if (!containsBackslash(base, s, e)) return String.UTF8.decodeUnsafe(base + <usize>s, <usize>(e - s));
+  const units = decodeUnits(base, s, e, strict, 0);
+  if (units < 0) return null;
+  const out = changetype<string>(__new(<usize>units << 1, idof<string>()));
+  decodeUnits(base, s, e, strict, changetype<usize>(out));
+  return out;
+}
+
+/** One decoding pass: counts the UTF-16 units (and stores them when `out` is not 0); -1 for a
+ *  lone surrogate escape in strict mode. */
+function decodeUnits(base: usize, s: i32, e: i32, strict: bool, out: usize): i32 {
+  let u = 0;
+  let p = s;
+  while (p < e) {
+    const c = <u32>load<u8>(base + <usize>p);
+    let unit: u32 = c;
+    if (c == 0x5C && p + 1 < e) {
+      const d = <u32>load<u8>(base + <usize>p + 1);
+      p += 2;
+      if (d == 0x62) unit = 0x08;
+      else if (d == 0x66) unit = 0x0C;
+      else if (d == 0x6E) unit = 0x0A;
+      else if (d == 0x72) unit = 0x0D;
+      else if (d == 0x74) unit = 0x09;
+      else if (d == 0x75 && p + 4 <= e) {
+        unit = <u32>hex4(base, p) & 0xFFFF;
+        p += 4;
+        if (unit >= 0xD800 && unit < 0xE000) {
+          const low = unit < 0xDC00 && p + 6 <= e && load<u8>(base + <usize>p) == 0x5C && load<u8>(base + <usize>p + 1) == 0x75
+            ? <u32>hex4(base, p + 2) : 0;
+          if (low >= 0xDC00 && low < 0xE000) {
+            if (out != 0) store<u16>(out + (<usize>u << 1), <u16>unit);
+            u++;
+            unit = low;
+            p += 6;
+          } else if (strict) {
+            return -1;
+          }
+        }
+      } else unit = d;
+    } else if (c < 0x80) {
+      p++;
+    } else if (c < 0xE0 && p + 2 <= e) {
+      unit = ((c & 0x1F) << 6) | (<u32>load<u8>(base + <usize>p + 1) & 0x3F);
+      p += 2;
+    } else if (c < 0xF0 && p + 3 <= e) {
+      unit = ((c & 0x0F) << 12) | ((<u32>load<u8>(base + <usize>p + 1) & 0x3F) << 6) | (<u32>load<u8>(base + <usize>p + 2) & 0x3F);
+      p += 3;
+    } else if (p + 4 <= e) {
+      const cp = ((c & 0x07) << 18) | ((<u32>load<u8>(base + <usize>p + 1) & 0x3F) << 12)
+        | ((<u32>load<u8>(base + <usize>p + 2) & 0x3F) << 6) | (<u32>load<u8>(base + <usize>p + 3) & 0x3F);
+      p += 4;
+      if (out != 0) store<u16>(out + (<usize>u << 1), <u16>(0xD800 + ((cp - 0x10000) >> 10)));
+      u++;
+      unit = 0xDC00 + ((cp - 0x10000) & 0x3FF);
+    } else {
+      break; // truncated (cannot happen on validated text)
+    }
+    if (out != 0) store<u16>(out + (<usize>u << 1), <u16>unit);
+    u++;
+  }
+  return u;
+}

@@ -1,0 +1,152 @@
+// Growable output buffer. Everything the DOM serializes goes through here as bytes, so a response
+// never takes a UTF-16 detour.
+
+const HEX: string = "0123456789abcdef";
+
+/** a byte array without the zero fill: only the written prefix is ever read */
+function uninitializedBytes(n: i32): Uint8Array {
+  return Uint8Array.wrap(changetype<ArrayBuffer>(__new(<usize>n, idof<ArrayBuffer>())));
+}
+
+/** Growable byte buffer for output; `bytes()` goes straight to `__guest_response`. */
+export class ByteSink {
+  private buf: Uint8Array;
+  private len: i32 = 0;
+
+  constructor(initialCapacity: i32 = 1024) {
+    this.buf = uninitializedBytes(max(initialCapacity, 16));
+  }
+
+  get length(): i32 { return this.len; }
+
+  /** makes room for `extra` more bytes (doubling, so appends stay amortised O(1)) */
+  @inline private reserve(extra: i32): void {
+    if (this.len + extra > this.buf.length) this.grow(extra);
+  }
+
+  private grow(extra: i32): void {
+    let cap = this.buf.length << 1;
+    const need = this.len + extra;
+    if (cap < need) cap = need;
+    const next = uninitializedBytes(cap);
+    memory.copy(next.dataStart, this.buf.dataStart, <usize>this.len);
+    this.buf = next;
+  }
+
+  writeByte(b: u8): void {
+    this.reserve(1);
+    store<u8>(this.buf.dataStart + <usize>this.len, b);
+    this.len++;
+  }
+
+  /** copies src[start, end) (clamped to src, so a bad range writes less instead of trapping) */
+  writeBytes(src: Uint8Array, start: i32, end: i32): void {
+    if (start < 0) start = 0;
+    if (end > src.length) end = src.length;
+    if (end <= start) return;
+    this.writeRaw(src.dataStart + <usize>start, end - start);
+  }
+
+  /** copies `n` bytes from linear memory at `ptr` */
+  writeRaw(ptr: usize, n: i32): void {
+    if (n <= 0) return;
+    this.reserve(n);
+    memory.copy(this.buf.dataStart + <usize>this.len, ptr, <usize>n);
+    this.len += n;
+  }
+
+  /** writes the UTF-8 encoding of `text` as is (no quoting or escaping); lone surrogates → U+FFFD */
+  writeUtf8(text: string): void {
+    const n = text.length;
+    this.reserve(n * 3);
+    for (let i = 0; i < n; i++) {
+      let c = <u32>text.charCodeAt(i);
+      if (c < 0x80) { this.putByte(c); continue; }
+      if (c >= 0xD800 && c < 0xE000) {
+        const pair = this.pairAt(text, i, c);
+        if (pair != 0) { this.putCodePoint(pair); i++; } else this.putCodePoint(0xFFFD);
+        continue;
+      }
+      this.putCodePoint(c);
+    }
+  }
+
+  /** writes `text` as a JSON string literal with RFC 8259 escaping (toolchain.md §4.3 item 7) */
+  writeJsonString(text: string): void {
+    const n = text.length;
+    this.reserve(n * 3 + 2);
+    this.putByte(0x22);
+    for (let i = 0; i < n; i++) {
+      const c = <u32>text.charCodeAt(i);
+      if (c < 0x80) { this.putEscapedAscii(c); continue; }
+      if (c >= 0xD800 && c < 0xE000) {
+        const pair = this.pairAt(text, i, c);
+        if (pair != 0) { this.putCodePoint(pair); i++; } else this.putUnicodeEscape(c);
+        continue;
+      }
+      this.putCodePoint(c);
+    }
+    this.putByte(0x22);
+  }
+
+  /** a view of the written bytes */
+  bytes(): Uint8Array { return this.buf.subarray(0, this.len); }
+
+  toString(): string { return String.UTF8.decodeUnsafe(this.buf.dataStart, <usize>this.len); }
+
+  // ---- helpers: all reserve before writing ----
+
+  /** the code point of a valid surrogate pair starting at `i` (c is text[i]), else 0 */
+  private pairAt(text: string, i: i32, c: u32): u32 {
+    if (c >= 0xDC00 || i + 1 >= text.length) return 0;
+    const d = <u32>text.charCodeAt(i + 1);
+    if (d < 0xDC00 || d >= 0xE000) return 0;
+    return 0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00);
+  }
+
+  private putByte(b: u32): void {
+    this.reserve(1);
+    store<u8>(this.buf.dataStart + <usize>this.len, <u8>b);
+    this.len++;
+  }
+
+  private putCodePoint(cp: u32): void {
+    if (cp < 0x80) { this.putByte(cp); return; }
+    if (cp < 0x800) {
+      this.putByte(0xC0 | (cp >> 6));
+    } else if (cp < 0x10000) {
+      this.putByte(0xE0 | (cp >> 12));
+      this.putByte(0x80 | ((cp >> 6) & 0x3F));
+    } else {
+      this.putByte(0xF0 | (cp >> 18));
+      this.putByte(0x80 | ((cp >> 12) & 0x3F));
+      this.putByte(0x80 | ((cp >> 6) & 0x3F));
+    }
+    this.putByte(0x80 | (cp & 0x3F));
+  }
+
+  private putEscapedAscii(c: u32): void {
+    if (c >= 0x20) {
+      if (c == 0x22 || c == 0x5C) this.putByte(0x5C);
+      this.putByte(c);
+      return;
+    }
+    let short: u32 = 0;
+    if (c == 0x08) short = 0x62;      // b
+    else if (c == 0x0C) short = 0x66; // f
+    else if (c == 0x0A) short = 0x6E; // n
+    else if (c == 0x0D) short = 0x72; // r
+    else if (c == 0x09) short = 0x74; // t
+    if (short != 0) { this.putByte(0x5C); this.putByte(short); return; }
+    this.putUnicodeEscape(c);
+  }
+
+  /** `\uxxxx` in lowercase hex, as JSON.stringify writes it */
+  private putUnicodeEscape(c: u32): void {
+    this.putByte(0x5C);
+    this.putByte(0x75);
+    for (let shift = 12; shift >= 0; shift -= 4) {
+      this.putByte(<u32>HEX.charCodeAt((c >> shift) & 0xF));
+    }
+  }
+}

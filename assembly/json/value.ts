@@ -1,0 +1,562 @@
+// The DOM node. Every scalar is a span of UTF-8 bytes (source text, or bytes encoded when the
+// value was constructed), so readers and the writer have one code path. Containers keep their
+// source span and materialise their direct children lazily, on first access; a container is
+// re-emitted only when it is dirty (a child was added, replaced or removed below it).
+
+import { JsonKind, Read, ReadState } from "./types";
+import { ByteSink } from "./sink";
+import {
+  ContainerTable, Validator, containsBackslash, decodeStringBody, lastSkippedStringEscaped, scanNumber, skipNumber,
+  skipString, skipWs,
+} from "./grammar";
+import { readIntText } from "./numbers";
+
+/** The result of parsing: `value` is non-null iff `ok`; `error` names the problem and byte offset. */
+export class ParseResult {
+  constructor(public value: JsonValue | null, public error: string, public offset: i32) {}
+  get ok(): bool { return this.value !== null; }
+}
+
+/** Strict RFC 8259 parse of UTF-8 bytes; iterative, depth-limited (default 1,000).
+ *  The DOM refers to `bytes` instead of copying them: do not modify them while it is in use. */
+export function parseJson(bytes: Uint8Array, maxDepth: i32 = 1000): ParseResult {
+  const n = bytes.length;
+  const v = new Validator(bytes.dataStart, n, maxDepth);
+  if (!v.run()) return new ParseResult(null, v.message, v.offset);
+  const kind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>v.rootStart));
+  const root = JsonValue._span(kind, bytes, v.table, 0, v.rootStart, v.rootEnd);
+  // the root alone re-emits the whole input, surrounding whitespace included
+  root._outerStart = 0;
+  root._outerEnd = n;
+  return new ParseResult(root, "", 0);
+}
+
+/** Convenience: parse the UTF-8 encoding of `text`. */
+export function parseJsonString(text: string, maxDepth: i32 = 1000): ParseResult {
+  return parseJson(Uint8Array.wrap(String.UTF8.encode(text)), maxDepth);
+}
+
+function kindOfLeadByte(c: u32): JsonKind {
+  if (c == 0x7B) return JsonKind.Object;
+  if (c == 0x5B) return JsonKind.Array;
+  if (c == 0x22) return JsonKind.String;
+  if (c == 0x74 || c == 0x66) return JsonKind.Bool;
+  if (c == 0x6E) return JsonKind.Null;
+  return JsonKind.Number;
+}
+
+function utf8Bytes(text: string): Uint8Array {
+  return Uint8Array.wrap(String.UTF8.encode(text));
+}
+
+function scalarOf(kind: JsonKind, bytes: Uint8Array): JsonValue {
+  return JsonValue._span(kind, bytes, null, -1, 0, bytes.length);
+}
+
+function invalid<T>(value: T, error: string): Read<T> {
+  return new Read<T>(ReadState.Invalid, value, error);
+}
+
+/** One node of the DOM. Nodes obtained from `get`/`at` are live: mutating one marks every
+ *  ancestor dirty, so serialization re-emits exactly the containers on the path to the change.
+ *  A node inserted with `set`/`push`/`insert`/`replace` is adopted when it has no parent;
+ *  a node that already belongs to a container (or would create a cycle) is inserted as a copy. */
+export class JsonValue {
+  _kind: JsonKind = JsonKind.Null;
+  /** bytes holding this value's text; null only for containers built with object()/array() */
+  _bytes: Uint8Array | null = null;
+  /** container table of the parsed document, and this container's index in it */
+  _table: ContainerTable | null = null;
+  _ci: i32 = -1;
+  _start: i32 = 0;
+  _end: i32 = 0;
+  /** what a clean node re-emits: the span, or the whole input for a parsed root */
+  _outerStart: i32 = 0;
+  _outerEnd: i32 = 0;
+  _dirty: bool = false;
+  _parent: JsonValue | null = null;
+  /** materialised direct children (containers only) */
+  _items: Array<JsonValue> | null = null;
+  /** raw key (between the quotes) when this node is an object member */
+  _keyBytes: Uint8Array | null = null;
+  _keyStart: i32 = 0;
+  _keyEnd: i32 = 0;
+  _keyEscaped: bool = false;
+
+  /** a node over bytes[start, end) */
+  static _span(kind: JsonKind, bytes: Uint8Array, table: ContainerTable | null, ci: i32, start: i32, end: i32): JsonValue {
+    const v = new JsonValue();
+    v._kind = kind;
+    v._bytes = bytes;
+    v._table = table;
+    v._ci = ci;
+    v._start = v._outerStart = start;
+    v._end = v._outerEnd = end;
+    return v;
+  }
+
+  // ---- constructors for new values ----
+  static str(text: string): JsonValue {
+    const sink = new ByteSink(text.length + 8);
+    sink.writeJsonString(text);
+    return scalarOf(JsonKind.String, sink.bytes());
+  }
+  static bool(value: bool): JsonValue { return scalarOf(JsonKind.Bool, utf8Bytes(value ? "true" : "false")); }
+  static nul(): JsonValue { return scalarOf(JsonKind.Null, utf8Bytes("null")); }
+  static int(value: i64): JsonValue { return scalarOf(JsonKind.Number, utf8Bytes(value.toString())); }
+  /** a number from an unsigned integer, as minimal decimal text */
+  static uint(value: u64): JsonValue { return scalarOf(JsonKind.Number, utf8Bytes(value.toString())); }
+  /** a number from a finite f64 (shortest round-trip text); null for NaN and ±Infinity */
+  static float(value: f64): JsonValue | null {
+    if (!isFinite(value)) return null;
+    return JsonValue.rawNumber(value.toString());
+  }
+  /** a number from validated JSON number text; null when `text` is not RFC 8259 number grammar */
+  static rawNumber(text: string): JsonValue | null {
+    const bytes = utf8Bytes(text);
+    if (scanNumber(bytes.dataStart, 0, bytes.length) != bytes.length) return null;
+    return scalarOf(JsonKind.Number, bytes);
+  }
+  static object(): JsonValue { return JsonValue.emptyContainer(JsonKind.Object); }
+  static array(): JsonValue { return JsonValue.emptyContainer(JsonKind.Array); }
+  /** parses JSON text for embedding (strict, default depth limit); null when invalid */
+  static parse(bytes: Uint8Array, maxDepth: i32 = 1000): JsonValue | null { return parseJson(bytes, maxDepth).value; }
+
+  private static emptyContainer(kind: JsonKind): JsonValue {
+    const v = new JsonValue();
+    v._kind = kind;
+    v._items = new Array<JsonValue>();
+    v._dirty = true;
+    return v;
+  }
+
+  // ---- kind ----
+  get kind(): JsonKind { return this._kind; }
+  isNull(): bool { return this._kind == JsonKind.Null; }
+  isBool(): bool { return this._kind == JsonKind.Bool; }
+  isNumber(): bool { return this._kind == JsonKind.Number; }
+  isString(): bool { return this._kind == JsonKind.String; }
+  isArray(): bool { return this._kind == JsonKind.Array; }
+  isObject(): bool { return this._kind == JsonKind.Object; }
+  /** "null" | "boolean" | "number" | "string" | "array" | "object", for messages */
+  kindName(): string {
+    switch (this._kind) {
+      case JsonKind.Bool: return "boolean";
+      case JsonKind.Number: return "number";
+      case JsonKind.String: return "string";
+      case JsonKind.Array: return "array";
+      case JsonKind.Object: return "object";
+      default: return "null";
+    }
+  }
+  /** whether serialization will re-emit this node instead of copying its source text */
+  get dirty(): bool { return this._dirty || this._bytes === null; }
+  /** the container holding this node, or null for a root or detached node */
+  get parent(): JsonValue | null { return this._parent; }
+
+  // ---- typed readers of this value (state Ok or Invalid, never a silent default) ----
+  /** full unescape; a lone-surrogate escape is Invalid */
+  asString(): Read<string> {
+    const bytes = this._bytes;
+    if (this._kind != JsonKind.String || bytes === null) return invalid<string>("", "expected a string, found " + this.kindName());
+    const s = decodeStringBody(bytes.dataStart, this._start + 1, this._end - 1, true);
+    if (s === null) return invalid<string>("", "string contains a lone surrogate escape");
+    return new Read<string>(ReadState.Ok, s);
+  }
+  asBool(): Read<bool> {
+    const bytes = this._bytes;
+    if (this._kind != JsonKind.Bool || bytes === null) return invalid<bool>(false, "expected a boolean, found " + this.kindName());
+    return new Read<bool>(ReadState.Ok, load<u8>(bytes.dataStart + <usize>this._start) == 0x74);
+  }
+  /** integer grammar only (no fraction/exponent), overflow is Invalid */
+  asI64(): Read<i64> {
+    const bytes = this._bytes;
+    if (this._kind != JsonKind.Number || bytes === null) return invalid<i64>(0, "expected an integer, found " + this.kindName());
+    const r = readIntText(bytes.dataStart, this._start, this._end);
+    if (!r.ok) return invalid<i64>(0, "not an integer in range: " + this.numberText());
+    if (r.negative) {
+      if (r.magnitude > (<u64>i64.MAX_VALUE) + 1) return invalid<i64>(0, "integer out of i64 range: " + this.numberText());
+      return new Read<i64>(ReadState.Ok, <i64>(0 - r.magnitude));
+    }
+    if (r.magnitude > <u64>i64.MAX_VALUE) return invalid<i64>(0, "integer out of i64 range: " + this.numberText());
+    return new Read<i64>(ReadState.Ok, <i64>r.magnitude);
+  }
+  asU64(): Read<u64> {
+    const bytes = this._bytes;
+    if (this._kind != JsonKind.Number || bytes === null) return invalid<u64>(0, "expected an integer, found " + this.kindName());
+    const r = readIntText(bytes.dataStart, this._start, this._end);
+    if (!r.ok || (r.negative && r.magnitude != 0)) return invalid<u64>(0, "not an integer in u64 range: " + this.numberText());
+    return new Read<u64>(ReadState.Ok, r.magnitude);
+  }
+  /** any number; non-finite results are Invalid */
+  asF64(): Read<f64> {
+    if (this._kind != JsonKind.Number || this._bytes === null) return invalid<f64>(0, "expected a number, found " + this.kindName());
+    const v = parseFloat(this.numberText());
+    if (!isFinite(v)) return invalid<f64>(0, "number out of f64 range: " + this.numberText());
+    return new Read<f64>(ReadState.Ok, v);
+  }
+  /** the exact number text as written ("" when not a number) */
+  numberText(): string {
+    const bytes = this._bytes;
+    if (this._kind != JsonKind.Number || bytes === null) return "";
+    return String.UTF8.decodeUnsafe(bytes.dataStart + <usize>this._start, <usize>(this._end - this._start));
+  }
+  /** this value serialized: the exact source bytes when clean, compact re-emission when dirty */
+  rawText(): string { return this.toString(); }
+
+  // ---- object access (on a non-object: get → null, has → false, set/remove → false) ----
+  /** the value of the LAST member with this decoded key, or null */
+  get(key: string): JsonValue | null {
+    if (this._kind != JsonKind.Object) return null;
+    const i = this.lastIndexOfKey(key);
+    return i < 0 ? null : unchecked(this._children()[i]);
+  }
+  has(key: string): bool {
+    return this._kind == JsonKind.Object && this.lastIndexOfKey(key) >= 0;
+  }
+  /** replace the last occurrence in place (keeping its position), else append; false on non-objects */
+  set(key: string, value: JsonValue): bool {
+    if (this._kind != JsonKind.Object) return false;
+    const items = this._children();
+    const i = this.lastIndexOfKey(key);
+    const v = this.adopt(value);
+    if (i >= 0) {
+      const old = unchecked(items[i]);
+      v.takeKeyFrom(old);
+      old._parent = null;
+      unchecked(items[i] = v);
+    } else {
+      v.setKey(key);
+      items.push(v);
+    }
+    this._markDirty();
+    return true;
+  }
+  /** remove every member with this key; true when something was removed */
+  remove(key: string): bool {
+    if (this._kind != JsonKind.Object) return false;
+    const items = this._children();
+    const wanted = utf8Bytes(key);
+    let kept = 0;
+    const n = items.length;
+    for (let i = 0; i < n; i++) {
+      const item = unchecked(items[i]);
+      if (item._keyEquals(key, wanted)) { item._parent = null; continue; }
+      unchecked(items[kept++] = item);
+    }
+    if (kept == n) return false;
+    items.length = kept;
+    this._markDirty();
+    return true;
+  }
+  /** decoded key of the i-th member ("" when out of range or not an object) */
+  keyAt(i: i32): string {
+    if (this._kind != JsonKind.Object) return "";
+    const items = this._children();
+    if (i < 0 || i >= items.length) return "";
+    return unchecked(items[i])._decodedKey();
+  }
+
+  // ---- typed optional-field readers on objects (Absent when the key is missing or this is not an object) ----
+  readString(key: string): Read<string> { return this.readField<string>(key, "", (v: JsonValue): Read<string> => v.asString()); }
+  readBool(key: string): Read<bool> { return this.readField<bool>(key, false, (v: JsonValue): Read<bool> => v.asBool()); }
+  readI64(key: string): Read<i64> { return this.readField<i64>(key, 0, (v: JsonValue): Read<i64> => v.asI64()); }
+  readF64(key: string): Read<f64> { return this.readField<f64>(key, 0, (v: JsonValue): Read<f64> => v.asF64()); }
+
+  private readField<T>(key: string, none: T, reader: (v: JsonValue) => Read<T>): Read<T> {
+    const v = this.get(key);
+    if (v === null) return new Read<T>(ReadState.Absent, none);
+    if (v.isNull()) return new Read<T>(ReadState.Null, none);
+    return reader(v);
+  }
+  /** Ok with the node when it is an object; Invalid (value null) for another kind */
+  readObject(key: string): Read<JsonValue | null> { return this.readContainer(key, JsonKind.Object); }
+  /** Ok with the node when it is an array; Invalid (value null) for another kind */
+  readArray(key: string): Read<JsonValue | null> { return this.readContainer(key, JsonKind.Array); }
+
+  private readContainer(key: string, kind: JsonKind): Read<JsonValue | null> {
+    const v = this.get(key);
+    if (v === null) return new Read<JsonValue | null>(ReadState.Absent, null);
+    if (v.isNull()) return new Read<JsonValue | null>(ReadState.Null, null);
+    if (v._kind != kind) {
+      const want = kind == JsonKind.Object ? "an object" : "an array";
+      return new Read<JsonValue | null>(ReadState.Invalid, null, key + ": expected " + want + ", found " + v.kindName());
+    }
+    return new Read<JsonValue | null>(ReadState.Ok, v);
+  }
+
+  // ---- arrays and objects ----
+  /** number of members (object) or items (array); 0 otherwise */
+  size(): i32 { return this.isContainer() ? this._children().length : 0; }
+  /** i-th item (array) or i-th member value (object); null when out of range */
+  at(i: i32): JsonValue | null {
+    if (!this.isContainer()) return null;
+    const items = this._children();
+    if (i < 0 || i >= items.length) return null;
+    return unchecked(items[i]);
+  }
+
+  // ---- array mutation (false on non-arrays or out-of-range indices) ----
+  push(value: JsonValue): bool {
+    if (this._kind != JsonKind.Array) return false;
+    const items = this._children();
+    items.push(this.adopt(value));
+    this._markDirty();
+    return true;
+  }
+  insert(i: i32, value: JsonValue): bool {
+    if (this._kind != JsonKind.Array) return false;
+    const items = this._children();
+    const n = items.length;
+    if (i < 0 || i > n) return false;
+    const v = this.adopt(value);
+    items.push(v);
+    for (let j = n; j > i; j--) unchecked(items[j] = unchecked(items[j - 1]));
+    unchecked(items[i] = v);
+    this._markDirty();
+    return true;
+  }
+  removeAt(i: i32): bool {
+    if (this._kind != JsonKind.Array) return false;
+    const items = this._children();
+    const n = items.length;
+    if (i < 0 || i >= n) return false;
+    unchecked(items[i])._parent = null;
+    for (let j = i; j < n - 1; j++) unchecked(items[j] = unchecked(items[j + 1]));
+    items.length = n - 1;
+    this._markDirty();
+    return true;
+  }
+  replace(i: i32, value: JsonValue): bool {
+    if (this._kind != JsonKind.Array) return false;
+    const items = this._children();
+    if (i < 0 || i >= items.length) return false;
+    const v = this.adopt(value);
+    unchecked(items[i])._parent = null;
+    unchecked(items[i] = v);
+    this._markDirty();
+    return true;
+  }
+
+  // ---- output ----
+  writeTo(sink: ByteSink): void { writeValue(this, sink); }
+  toBytes(): Uint8Array {
+    // the source span is a good size hint even when dirty: edits are usually small
+    const sink = new ByteSink(this._bytes !== null ? this._outerEnd - this._outerStart + 256 : 1024);
+    writeValue(this, sink);
+    return sink.bytes();
+  }
+  toString(): string {
+    const bytes = this._bytes;
+    if (!this.dirty && bytes !== null) {
+      return String.UTF8.decodeUnsafe(bytes.dataStart + <usize>this._outerStart, <usize>(this._outerEnd - this._outerStart));
+    }
+    const sink = new ByteSink();
+    writeValue(this, sink);
+    return sink.toString();
+  }
+
+  // ---- internals ----
+  isContainer(): bool { return this._kind == JsonKind.Array || this._kind == JsonKind.Object; }
+
+  /** the direct children, materialised from the source span on first use */
+  _children(): Array<JsonValue> {
+    let items = this._items;
+    if (items !== null) return items;
+    items = new Array<JsonValue>();
+    const bytes = this._bytes;
+    if (bytes !== null && this.isContainer()) this.scanChildren(bytes, items);
+    this._items = items;
+    return items;
+  }
+
+  /** Walks the validated container text once, creating one span node per direct child. */
+  private scanChildren(bytes: Uint8Array, items: Array<JsonValue>): void {
+    const base = bytes.dataStart;
+    const table = this._table;
+    if (table === null) return;
+    const isObject = this._kind == JsonKind.Object;
+    const close = this._end - 1; // offset of the closing bracket
+    let nextContainer = this._ci + 1; // children's containers follow in document order
+    let p = this._start + 1;
+    while (true) {
+      p = skipWs(base, p, close);
+      if (p >= close) return;
+      let keyStart = 0, keyEnd = 0, keyEscaped = false;
+      if (isObject) {
+        keyStart = p + 1;
+        p = skipString(base, p, close);
+        keyEnd = p - 1;
+        keyEscaped = lastSkippedStringEscaped();
+        p = skipWs(base, p, close) + 1; // past ':'
+        p = skipWs(base, p, close);
+        if (p >= close) return;
+      }
+      const c = <u32>load<u8>(base + <usize>p);
+      let ci = -1;
+      let end: i32;
+      if (c == 0x7B || c == 0x5B) {
+        // cannot mismatch on validated text; the checks stop the walk instead of misreading
+        if (table.field(nextContainer, 0) != p) return;
+        ci = nextContainer;
+        end = table.field(ci, 1);
+        nextContainer = table.field(ci, 2);
+        if (end > close) return;
+      } else {
+        end = scalarEnd(base, c, p, close);
+      }
+      if (end <= p) return;
+      const child = JsonValue._span(kindOfLeadByte(c), bytes, table, ci, p, end);
+      child._parent = this;
+      if (isObject) {
+        child._keyBytes = bytes;
+        child._keyStart = keyStart;
+        child._keyEnd = keyEnd;
+        child._keyEscaped = keyEscaped;
+      }
+      items.push(child);
+      p = skipWs(base, end, close);
+      if (p < close && load<u8>(base + <usize>p) == 0x2C) p++;
+    }
+  }
+
+  private lastIndexOfKey(key: string): i32 {
+    const items = this._children();
+    const wanted = utf8Bytes(key);
+    for (let i = items.length - 1; i >= 0; i--) {
+      if (unchecked(items[i])._keyEquals(key, wanted)) return i;
+    }
+    return -1;
+  }
+
+  /** compares this member's decoded key with `key` (whose UTF-8 is `wanted`) */
+  _keyEquals(key: string, wanted: Uint8Array): bool {
+    const kb = this._keyBytes;
+    if (kb === null) return false;
+    if (this._keyEscaped) return this._decodedKey() == key;
+    const n = this._keyEnd - this._keyStart;
+    return n == wanted.length && memory.compare(kb.dataStart + <usize>this._keyStart, wanted.dataStart, <usize>n) == 0;
+  }
+
+  _decodedKey(): string {
+    const kb = this._keyBytes;
+    if (kb === null) return "";
+    const s = decodeStringBody(kb.dataStart, this._keyStart, this._keyEnd, false);
+    return s !== null ? s : "";
+  }
+
+  private setKey(key: string): void {
+    const sink = new ByteSink(key.length + 8);
+    sink.writeJsonString(key);
+    const kb = sink.bytes();
+    this._keyBytes = kb;
+    this._keyStart = 1;
+    this._keyEnd = kb.length - 1;
+    this._keyEscaped = containsBackslash(kb.dataStart, 1, kb.length - 1);
+  }
+
+  private takeKeyFrom(other: JsonValue): void {
+    this._keyBytes = other._keyBytes;
+    this._keyStart = other._keyStart;
+    this._keyEnd = other._keyEnd;
+    this._keyEscaped = other._keyEscaped;
+  }
+
+  /** marks this node and its ancestors dirty; an already dirty node has dirty ancestors */
+  _markDirty(): void {
+    let n: JsonValue | null = this;
+    while (n !== null && !n._dirty) {
+      n._dirty = true;
+      n = n._parent;
+    }
+  }
+
+  /** the node to link under this container: `value` itself, or a copy when it is already linked
+   *  somewhere or linking it would make a cycle */
+  private adopt(value: JsonValue): JsonValue {
+    let v = value;
+    if (v._parent !== null || this.isSelfOrAncestor(v)) v = v.copy();
+    v._parent = this;
+    v._outerStart = v._start; // a parsed root's surrounding whitespace stays with the document
+    v._outerEnd = v._end;
+    return v;
+  }
+
+  private isSelfOrAncestor(v: JsonValue): bool {
+    let n: JsonValue | null = this;
+    while (n !== null) {
+      if (n === v) return true;
+      n = n._parent;
+    }
+    return false;
+  }
+
+  /** an unlinked copy: clean nodes share their text; dirty containers are re-emitted and re-read */
+  private copy(): JsonValue {
+    const bytes = this._bytes;
+    if (!this.dirty && bytes !== null) return JsonValue._span(this._kind, bytes, this._table, this._ci, this._start, this._end);
+    const text = this.toBytes();
+    const parsed = parseJson(text, i32.MAX_VALUE).value;
+    return parsed !== null ? parsed : JsonValue.nul();
+  }
+}
+
+/** The end of the validated scalar whose lead byte `c` is at p, bounded by `limit`. */
+function scalarEnd(base: usize, c: u32, p: i32, limit: i32): i32 {
+  if (c == 0x22) return skipString(base, p, limit);
+  if (c == 0x74 || c == 0x6E) return min(p + 4, limit);
+  if (c == 0x66) return min(p + 5, limit);
+  return skipNumber(base, p, limit);
+}
+
+/** Iterative writer: clean nodes are one copy of their text; dirty containers re-emit compactly. */
+function writeValue(root: JsonValue, sink: ByteSink): void {
+  if (writeLeaf(root, sink)) return;
+  const stack = new Array<JsonValue>();
+  const next = new Array<i32>();
+  openContainer(root, sink, stack, next);
+  while (stack.length > 0) {
+    const top = stack.length - 1;
+    const node = unchecked(stack[top]);
+    const items = node._children();
+    const i = unchecked(next[top]);
+    if (i >= items.length) {
+      sink.writeByte(node._kind == JsonKind.Object ? 0x7D : 0x5D);
+      stack.pop();
+      next.pop();
+      continue;
+    }
+    unchecked(next[top] = i + 1);
+    if (i > 0) sink.writeByte(0x2C);
+    const child = unchecked(items[i]);
+    if (node._kind == JsonKind.Object) writeKey(child, sink);
+    if (!writeLeaf(child, sink)) openContainer(child, sink, stack, next);
+  }
+}
+
+/** writes a node that needs no descent (clean text or a scalar); false for a dirty container */
+function writeLeaf(v: JsonValue, sink: ByteSink): bool {
+  const bytes = v._bytes;
+  if (bytes !== null && !v._dirty) {
+    sink.writeBytes(bytes, v._outerStart, v._outerEnd);
+    return true;
+  }
+  if (v.isContainer()) return false;
+  if (bytes !== null) sink.writeBytes(bytes, v._start, v._end);
+  else sink.writeUtf8("null"); // a bare `new JsonValue()`
+  return true;
+}
+
+function openContainer(v: JsonValue, sink: ByteSink, stack: Array<JsonValue>, next: Array<i32>): void {
+  sink.writeByte(v._kind == JsonKind.Object ? 0x7B : 0x5B);
+  stack.push(v);
+  next.push(0);
+}
+
+function writeKey(member: JsonValue, sink: ByteSink): void {
+  sink.writeByte(0x22);
+  const kb = member._keyBytes;
+  if (kb !== null) sink.writeBytes(kb, member._keyStart, member._keyEnd);
+  sink.writeByte(0x22);
+  sink.writeByte(0x3A);
+}
