@@ -1,6 +1,47 @@
-import { Command } from "commander";
+// `cachewarden bench [policies...]`: see run.ts for what is measured and report.ts for the output.
+// Progress goes to stderr, the markdown table to stdout, both files to --out.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Command, InvalidArgumentError } from "commander";
+import { renderMarkdown } from "./report";
+import { runBench } from "./run";
 
-/** Placeholder until this command is implemented. */
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError("must be a positive integer");
+  return n;
+}
+
 export function registerBench(program: Command): void {
-  void program;
+  program
+    .command("bench")
+    .description("benchmark every built policy (fresh, warm, plain-JS baseline), the minimal guest and the JSON DOM; check the targets")
+    .argument("[policies...]", "policy names (default: every built policy)")
+    .option("--iterations <n>", "timed samples per measurement (default 200, --quick 30)", positiveInt)
+    .option("--out <dir>", "where bench.md and bench.json are written", "bench-results")
+    .option("--quick", "few iterations and only each policy's primary case (smoke run)")
+    .option("--cases <names>", "comma-separated case names to measure (default: every validate case)")
+    .option("--module <name=wasm...>", "measure this module for a policy instead of its build output (metadata and cases from the policy)")
+    .option("--strict", "exit 1 when a target is missed")
+    .action((policies: string[], opts: { iterations?: number; out: string; quick?: boolean; cases?: string; strict?: boolean; module?: string[] }) => {
+      const report = runBench({
+        policies,
+        modules: Object.fromEntries((opts.module ?? []).map((m) => {
+          const eq = m.indexOf("=");
+          if (eq <= 0) throw new Error(`--module expects <policy>=<wasm>, got ${m}`);
+          return [m.slice(0, eq), m.slice(eq + 1)];
+        })),
+        iterations: opts.iterations,
+        quick: opts.quick,
+        cases: opts.cases ? opts.cases.split(",").map((s) => s.trim()).filter(Boolean) : undefined,
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      const markdown = renderMarkdown(report);
+      fs.mkdirSync(opts.out, { recursive: true });
+      fs.writeFileSync(path.join(opts.out, "bench.md"), markdown);
+      fs.writeFileSync(path.join(opts.out, "bench.json"), JSON.stringify(report, null, 2) + "\n");
+      process.stdout.write(markdown);
+      process.stderr.write(`bench: wrote ${path.join(opts.out, "bench.md")} and ${path.join(opts.out, "bench.json")}\n`);
+      if (opts.strict && !report.pass) process.exitCode = 1;
+    });
 }
