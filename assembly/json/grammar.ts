@@ -3,19 +3,47 @@
 // All functions take a base pointer and explicit bounds and never read outside [base, base+n).
 
 // Messages of the validating pass.
+// @ts-ignore: decorator
+@lazy
 const E_EMPTY = "empty input";
+// @ts-ignore: decorator
+@lazy
 const E_EOF = "unexpected end of input";
+// @ts-ignore: decorator
+@lazy
 const E_UNEXPECTED = "unexpected character";
+// @ts-ignore: decorator
+@lazy
 const E_DEPTH = "nesting deeper than the limit";
+// @ts-ignore: decorator
+@lazy
 const E_NUMBER = "invalid number";
+// @ts-ignore: decorator
+@lazy
 const E_LITERAL = "invalid literal";
+// @ts-ignore: decorator
+@lazy
 const E_STRING_EOF = "unterminated string";
+// @ts-ignore: decorator
+@lazy
 const E_CONTROL = "unescaped control character in string";
+// @ts-ignore: decorator
+@lazy
 const E_ESCAPE = "invalid escape";
+// @ts-ignore: decorator
+@lazy
 const E_UTF8 = "invalid UTF-8";
+// @ts-ignore: decorator
+@lazy
 const E_TRAILING = "trailing characters after the value";
+// @ts-ignore: decorator
+@lazy
 const E_KEY = "expected a string key";
+// @ts-ignore: decorator
+@lazy
 const E_COLON = "expected ':'";
+// @ts-ignore: decorator
+@lazy
 const E_SEPARATOR = "expected ',' or a closing bracket";
 
 /** true for the four whitespace bytes RFC 8259 allows between tokens */

@@ -1,6 +1,8 @@
 // Growable output buffer. Everything the DOM serializes goes through here as bytes, so a response
 // never takes a UTF-16 detour.
 
+// @ts-ignore: decorator
+@lazy
 const HEX: string = "0123456789abcdef";
 
 /** a byte array without the zero fill: only the written prefix is ever read */

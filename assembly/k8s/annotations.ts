@@ -3,7 +3,11 @@
 import { JsonValue, Read, ReadState } from "../json/index";
 import { ensureObjectMember, isUnset } from "./fields";
 
+// @ts-ignore: decorator
+@lazy
 export const ANNOTATIONS = "annotations";
+// @ts-ignore: decorator
+@lazy
 export const LABELS = "labels";
 
 /** "" when `object` is an object whose `metadata` is absent/null or an object whose

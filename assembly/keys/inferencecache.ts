@@ -1,19 +1,41 @@
 // inference-cache keys, HiCache fixed names, and the reserved args/env per runtime adapter
 // (README "Reserved-key sets", hicache-injector.md §2, cachebackend-validator.md rules 19, 20, 24).
 
+// @ts-ignore: decorator
+@lazy
 export const CACHEBACKEND_GROUP = "inferencecache.io";
+// @ts-ignore: decorator
+@lazy
 export const CACHEBACKEND_VERSION = "v1alpha1";
+// @ts-ignore: decorator
+@lazy
 export const CACHEBACKEND_API_VERSION = "inferencecache.io/v1alpha1";
+// @ts-ignore: decorator
+@lazy
 export const CACHEBACKEND_KIND = "CacheBackend";
 
+// @ts-ignore: decorator
+@lazy
 export const SKIP_INJECT_ANNOTATION = "inferencecache.io/skip-inject";
+// @ts-ignore: decorator
+@lazy
 export const INJECTED_BY_ANNOTATION = "inferencecache.io/injected-by";
+// @ts-ignore: decorator
+@lazy
 export const INJECTED_BY_UID_ANNOTATION = "inferencecache.io/injected-by-uid";
+// @ts-ignore: decorator
+@lazy
 export const INJECT_SKIPPED_ANNOTATION = "inferencecache.io/inject-skipped";
 /** Value of `inject-skipped` on opt-out. */
+// @ts-ignore: decorator
+@lazy
 export const INJECT_SKIPPED_VALUE = "skip-inject-annotation";
+// @ts-ignore: decorator
+@lazy
 export const KERNEL_CHECK_ANNOTATION = "inferencecache.io/lmcache-kernel-check";
 /** Controller gate opt-out; not read by cachewarden. */
+// @ts-ignore: decorator
+@lazy
 export const REQUIRE_KV_EVENTS_ANNOTATION = "inferencecache.io/require-kv-events";
 
 /** Accepted non-empty values of the kernel-check annotation (case-sensitive). */
@@ -22,20 +44,48 @@ export function kernelCheckModes(): string[] {
 }
 
 // HiCache fixed names
+// @ts-ignore: decorator
+@lazy
 export const HICACHE_ENGINE_CONTAINER = "sglang";
+// @ts-ignore: decorator
+@lazy
 export const HICACHE_FLAG_ENABLE = "--enable-hierarchical-cache";
+// @ts-ignore: decorator
+@lazy
 export const HICACHE_FLAG_SIZE = "--hicache-size";
+// @ts-ignore: decorator
+@lazy
 export const HICACHE_FLAG_RATIO = "--hicache-ratio";
+// @ts-ignore: decorator
+@lazy
 export const HICACHE_FLAG_WRITE_POLICY = "--hicache-write-policy";
+// @ts-ignore: decorator
+@lazy
 export const HICACHE_FLAG_IO_BACKEND = "--hicache-io-backend";
+// @ts-ignore: decorator
+@lazy
 export const HICACHE_FLAG_MEM_LAYOUT = "--hicache-mem-layout";
+// @ts-ignore: decorator
+@lazy
 export const HICACHE_FLAG_STORAGE_BACKEND = "--hicache-storage-backend";
+// @ts-ignore: decorator
+@lazy
 export const HICACHE_FLAG_STORAGE_PREFETCH_POLICY = "--hicache-storage-prefetch-policy";
+// @ts-ignore: decorator
+@lazy
 export const HICACHE_STORAGE_BACKEND_FILE = "file";
+// @ts-ignore: decorator
+@lazy
 export const HICACHE_STORAGE_DIR_ENV = "SGLANG_HICACHE_FILE_BACKEND_STORAGE_DIR";
 /** Volume name and engine mount name for the NFS L3 tier. */
+// @ts-ignore: decorator
+@lazy
 export const HICACHE_L3_VOLUME = "inferencecache-hicache-l3";
+// @ts-ignore: decorator
+@lazy
 export const SGLANG_FLAG_ENABLE_LMCACHE = "--enable-lmcache";
+// @ts-ignore: decorator
+@lazy
 export const SGLANG_FLAG_LMCACHE_CONFIG_FILE = "--lmcache-config-file";
 
 /** The 7 HiCache value flags, in hicache-injector.md §2 order. */
@@ -65,7 +115,11 @@ export function hicacheStoragePrefetchPolicies(): string[] {
   return ["best_effort", "wait_complete", "timeout"];
 }
 
+// @ts-ignore: decorator
+@lazy
 export const RUNTIME_ID_VLLM = "vllm";
+// @ts-ignore: decorator
+@lazy
 export const RUNTIME_ID_SGLANG = "sglang";
 
 /** The runtime adapters of cachebackend-validator.md rule 23, in selection order. */

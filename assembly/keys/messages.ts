@@ -2,14 +2,26 @@
 // lmcache-injectors.md §8, cacheengine-validator.md §3).
 
 /** Audit annotation key for every injector skip (the API server prefixes the webhook name). */
+// @ts-ignore: decorator
+@lazy
 export const AUDIT_SKIP_REASON_KEY = "skip-reason";
 /** HTTP code of every validator rejection. */
 export const REJECTION_CODE: i32 = 422;
 
+// @ts-ignore: decorator
+@lazy
 export const POLICY_LMCACHE_INJECTOR = "lmcache-injector";
+// @ts-ignore: decorator
+@lazy
 export const POLICY_CACHEBLEND_INJECTOR = "cacheblend-injector";
+// @ts-ignore: decorator
+@lazy
 export const POLICY_HICACHE_INJECTOR = "hicache-injector";
+// @ts-ignore: decorator
+@lazy
 export const POLICY_CACHEBACKEND_VALIDATOR = "cachebackend-validator";
+// @ts-ignore: decorator
+@lazy
 export const POLICY_CACHEENGINE_VALIDATOR = "cacheengine-validator";
 
 /** `<policy>: injection skipped (<reason>): <detail>`. */
@@ -24,6 +36,8 @@ export function kvTransferConfigPresentWarning(policy: string, container: string
 }
 
 /** `validate_settings` detail for a key that is not part of the settings schema. */
+// @ts-ignore: decorator
+@lazy
 export const UNKNOWN_FIELD_DETAIL = "unknown field";
 
 // Normative skip details of lmcache-injectors.md §8.1 (`<ns>/<n>` = resolved engine).
@@ -40,6 +54,8 @@ export function detailEngineNotInline(ref: string): string {
 export function detailNoContainerNamed(name: string): string {
   return "no container named \"" + name + "\"";
 }
+// @ts-ignore: decorator
+@lazy
 export const DETAIL_POD_HAS_NO_CONTAINERS = "pod has no containers";
 export function detailCommandOverride(container: string): string {
   return "container \"" + container + "\" sets command; only args can be extended";
@@ -59,6 +75,8 @@ export function detailInvalidPullSecret(name: string): string {
 export function detailPayloadImageUnset(kind: string, ns: string, engine: string): string {
   return kind + " " + ns + "/" + engine + " has no injection.payloadImage.repository";
 }
+// @ts-ignore: decorator
+@lazy
 export const DETAIL_PAYLOAD_IMAGE_FOOTGUN = "payloadImage.repository is the ImageSpec default lmcache/vllm-openai";
 export function detailPayloadImagePartInvalid(field: string): string {
   return "payloadImage " + field + " is not a valid image reference part";
@@ -75,6 +93,10 @@ export function detailInvalidRequest(what: string): string {
 }
 
 // cacheengine-validator rule texts shared with the injectors' settings validation
+// @ts-ignore: decorator
+@lazy
 export const REPOSITORY_FOOTGUN_DETAIL =
   "is the ImageSpec default (the vLLM engine image), not a payload image; set repository to your payload image (payloadImage: {} is defaulted to this value)";
+// @ts-ignore: decorator
+@lazy
 export const MUST_NOT_CONTAIN_WHITESPACE_DETAIL = "must not contain whitespace";

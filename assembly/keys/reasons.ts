@@ -2,32 +2,74 @@
 // hicache-injector.md §11.2). Upstream values first, then the cachewarden additions.
 
 // lmcache-injector / cacheblend-injector (upstream)
+// @ts-ignore: decorator
+@lazy
 export const REASON_ENGINE_NOT_FOUND = "engine-not-found";
+// @ts-ignore: decorator
+@lazy
 export const REASON_TARGET_CONTAINER_NOT_FOUND = "target-container-not-found";
+// @ts-ignore: decorator
+@lazy
 export const REASON_COMMAND_OVERRIDE = "command-override";
 /** Not a skip: written next to a successful injection. */
+// @ts-ignore: decorator
+@lazy
 export const REASON_KV_TRANSFER_CONFIG_PRESENT = "kv-transfer-config-present";
+// @ts-ignore: decorator
+@lazy
 export const REASON_PAYLOAD_IMAGE_UNSET = "payload-image-unset";
 // cachewarden additions
+// @ts-ignore: decorator
+@lazy
 export const REASON_PAYLOAD_IMAGE_INVALID = "payload-image-invalid";
+// @ts-ignore: decorator
+@lazy
 export const REASON_CONNECTION_CONFIG_MISSING = "connection-config-missing";
+// @ts-ignore: decorator
+@lazy
 export const REASON_INVALID_CONNECTION_CONFIG = "invalid-connection-config";
+// @ts-ignore: decorator
+@lazy
 export const REASON_INVALID_ENGINE_REFERENCE = "invalid-engine-reference";
+// @ts-ignore: decorator
+@lazy
 export const REASON_INVALID_IMAGE_PULL_SECRETS = "invalid-image-pull-secrets";
 
 // shared by all injectors
+// @ts-ignore: decorator
+@lazy
 export const REASON_LOOKUP_DENIED = "lookup-denied";
+// @ts-ignore: decorator
+@lazy
 export const REASON_LOOKUP_FAILED = "lookup-failed";
+// @ts-ignore: decorator
+@lazy
 export const REASON_INVALID_REQUEST = "invalid-request";
 
 // hicache-injector fail-open reasons (warnings/audit only)
+// @ts-ignore: decorator
+@lazy
 export const REASON_AMBIGUOUS_BACKENDS = "ambiguous-backends";
+// @ts-ignore: decorator
+@lazy
 export const REASON_INVALID_BACKEND = "invalid-backend";
+// @ts-ignore: decorator
+@lazy
 export const REASON_ENGINE_CONTAINER_NOT_FOUND = "engine-container-not-found";
+// @ts-ignore: decorator
+@lazy
 export const REASON_LMCACHE_ARGS_PRESENT = "lmcache-args-present";
+// @ts-ignore: decorator
+@lazy
 export const REASON_ARG_CONFLICT = "arg-conflict";
+// @ts-ignore: decorator
+@lazy
 export const REASON_ENV_CONFLICT = "env-conflict";
+// @ts-ignore: decorator
+@lazy
 export const REASON_VOLUME_CONFLICT = "volume-conflict";
+// @ts-ignore: decorator
+@lazy
 export const REASON_MOUNT_CONFLICT = "mount-conflict";
 
 /** Every LMCache/CacheBlend skip-reason value, upstream first. */

@@ -2,8 +2,14 @@
 // `validate`, `validate_settings`, `protocol_version`; anything else is a guest error.
 import { readInvocation, reportGuestError, respondBytes } from "../wapc/index";
 
+// @ts-ignore: decorator
+@lazy
 export const OPERATION_VALIDATE = "validate";
+// @ts-ignore: decorator
+@lazy
 export const OPERATION_VALIDATE_SETTINGS = "validate_settings";
+// @ts-ignore: decorator
+@lazy
 export const OPERATION_PROTOCOL_VERSION = "protocol_version";
 
 /** The JSON string `"v1"`: 4 bytes including the quotes. */

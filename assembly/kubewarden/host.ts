@@ -4,12 +4,26 @@
 import { hostCall, HostCallResult } from "../wapc/index";
 import { ByteSink, JsonValue, parseJson } from "../json/index";
 
+// @ts-ignore: decorator
+@lazy
 export const BINDING_KUBEWARDEN = "kubewarden";
+// @ts-ignore: decorator
+@lazy
 export const NAMESPACE_KUBERNETES = "kubernetes";
+// @ts-ignore: decorator
+@lazy
 export const NAMESPACE_TRACING = "tracing";
+// @ts-ignore: decorator
+@lazy
 export const OP_GET_RESOURCE = "get_resource";
+// @ts-ignore: decorator
+@lazy
 export const OP_LIST_RESOURCES_BY_NAMESPACE = "list_resources_by_namespace";
+// @ts-ignore: decorator
+@lazy
 export const OP_LIST_RESOURCES_ALL = "list_resources_all";
+// @ts-ignore: decorator
+@lazy
 export const OP_LOG = "log";
 
 export enum LookupStatus { Found = 0, NotFound = 1, Denied = 2, Failed = 3 }

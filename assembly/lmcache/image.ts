@@ -8,6 +8,8 @@ import {
 } from "../keys/index";
 
 /** A repository containing this already names one immutable image: no tag is appended. */
+// @ts-ignore: decorator
+@lazy
 const DIGEST_MARKER = "@sha256:";
 
 /** What a payload repository is good for. */

@@ -6,10 +6,18 @@ import { isAsciiDigit, isAsciiLower, utf8Length } from "./chars";
 export const DNS1123_LABEL_MAX_LENGTH: i32 = 63;
 export const DNS1123_SUBDOMAIN_MAX_LENGTH: i32 = 253;
 
+// @ts-ignore: decorator
+@lazy
 export const DNS1123_LABEL_MAX_LENGTH_MESSAGE = "must be no more than 63 characters";
+// @ts-ignore: decorator
+@lazy
 export const DNS1123_SUBDOMAIN_MAX_LENGTH_MESSAGE = "must be no more than 253 characters";
+// @ts-ignore: decorator
+@lazy
 export const DNS1123_LABEL_PATTERN_MESSAGE =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+// @ts-ignore: decorator
+@lazy
 export const DNS1123_SUBDOMAIN_PATTERN_MESSAGE =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 

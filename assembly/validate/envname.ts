@@ -2,10 +2,18 @@
 // cachebackend-validator.md rule 24) and the C-identifier shape `[A-Za-z_][A-Za-z0-9_]*`.
 import { isAsciiDigit, isAsciiLetter } from "./chars";
 
+// @ts-ignore: decorator
+@lazy
 export const ENV_VAR_NAME_PATTERN_MESSAGE =
   "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')";
+// @ts-ignore: decorator
+@lazy
 export const ENV_VAR_NAME_DOT_MESSAGE = "must not be '.'";
+// @ts-ignore: decorator
+@lazy
 export const ENV_VAR_NAME_DOTDOT_MESSAGE = "must not be '..'";
+// @ts-ignore: decorator
+@lazy
 export const ENV_VAR_NAME_DOTDOT_PREFIX_MESSAGE = "must not start with '..'";
 
 function isEnvNameStart(c: i32): bool {

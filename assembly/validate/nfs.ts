@@ -5,9 +5,17 @@ import { isDns1123Subdomain, labelsAtMost63 } from "./dns";
 import { parseGoIp } from "./ip";
 import { ValueCheck } from "./check";
 
+// @ts-ignore: decorator
+@lazy
 export const NFS_SERVER_REQUIRED_DETAIL = "NFS mount-target hostname or IP address is required";
+// @ts-ignore: decorator
+@lazy
 export const NFS_SERVER_WHITESPACE_DETAIL = "must not contain surrounding whitespace";
+// @ts-ignore: decorator
+@lazy
 export const NFS_SERVER_INVALID_DETAIL = "must be a valid IPv4 address, IPv6 address, or DNS-1123 hostname";
+// @ts-ignore: decorator
+@lazy
 export const NFS_SERVER_UNSPECIFIED_DETAIL = "must not be the unspecified address";
 
 /** Made only of digits and dots (V1: such strings are IPv4 attempts, never hostnames). */

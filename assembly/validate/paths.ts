@@ -32,9 +32,17 @@ export function isUnderProcSysDev(v: string): bool {
   return isAtOrBelow(v, "/proc") || isAtOrBelow(v, "/sys") || isAtOrBelow(v, "/dev");
 }
 
+// @ts-ignore: decorator
+@lazy
 export const PATH_REQUIRED_DETAIL = "absolute path is required";
+// @ts-ignore: decorator
+@lazy
 export const PATH_NOT_CLEAN_DETAIL = "must be a clean absolute path without surrounding whitespace";
+// @ts-ignore: decorator
+@lazy
 export const MOUNT_PATH_ROOT_DETAIL = "must not mount remote storage over the container root";
+// @ts-ignore: decorator
+@lazy
 export const MOUNT_PATH_SYSTEM_DETAIL = "must not mount remote storage over /proc, /sys or /dev";
 
 /** Rules 1–2 of §6.2, shared by `nfs.path` and `nfs.mountPath`. */

@@ -1,6 +1,8 @@
 // Go `%q` (strconv.Quote) rendering of a string, as Kubernetes field errors print string values.
 import { isHighSurrogate, isLowSurrogate } from "./chars";
 
+// @ts-ignore: decorator
+@lazy
 const HEX_DIGITS = "0123456789abcdef";
 
 /** Approximation of Go `unicode.IsPrint` (letters, marks, numbers, punctuation, symbols and the

@@ -9,6 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { annotateModule, checkMetadataForAnnotation } from "./annotate";
 import { assertGates } from "./gates";
+import { mergeDataSegments } from "./segments";
 import { artifacthubWarnings, readMetadataYaml, USAGE_ANNOTATION } from "./metadata";
 
 /** The tool's own checkout (node_modules, tools/); policies may live elsewhere (tests). */
@@ -29,7 +30,7 @@ const POLICY_WASM = "policy.wasm";
 const ANNOTATED_WASM = "annotated-policy.wasm";
 const STAMP_VERSION = 1;
 // Build tooling whose behaviour shapes the outputs: a change re-runs every build.
-const TOOL_SOURCES = ["tools/build/index.ts", "tools/build/annotate.ts", "tools/build/gates.ts", "tools/build/metadata.ts", "tools/build/wasm.ts", "tools/build/asconfig.isolated.json", "tools/host/guest.ts"];
+const TOOL_SOURCES = ["tools/build/index.ts", "tools/build/annotate.ts", "tools/build/gates.ts", "tools/build/metadata.ts", "tools/build/wasm.ts", "tools/build/segments.ts", "tools/build/asconfig.isolated.json", "tools/host/guest.ts"];
 
 export interface BuildOptions {
   /** policy folder names; default: every policy under policiesDir */
@@ -213,7 +214,9 @@ async function produce(rootDir: string, p: PolicyPaths, log: (line: string) => v
   const usage = readReadme(p);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `cachewarden-build-${p.name}-`));
   try {
-    const policy = await compile(rootDir, p, path.join(scratch, POLICY_WASM), log);
+    const compiled = await compile(rootDir, p, path.join(scratch, POLICY_WASM), log);
+    // One data segment instead of hundreds: instantiation (once per request) copies each one.
+    const policy = mergeDataSegments(compiled).bytes;
     assertGates(policy, POLICY_WASM, { metadata: "absent" });
     const { bytes: annotated } = annotateModule({
       wasm: policy, wasmLabel: POLICY_WASM, metadata, metadataLabel, usage,

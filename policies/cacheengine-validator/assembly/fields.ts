@@ -5,11 +5,23 @@
 import { JsonValue, Read, ReadState } from "../../../assembly/json/index";
 import { FieldError, FieldErrorList, goQuote, invalidRaw, FieldErrorType } from "../../../assembly/validate/index";
 
+// @ts-ignore: decorator
+@lazy
 export const MUST_BE_STRING = "must be a string";
+// @ts-ignore: decorator
+@lazy
 export const MUST_BE_INTEGER = "must be an integer";
+// @ts-ignore: decorator
+@lazy
 export const MUST_BE_INT32 = "must be a 32-bit integer";
+// @ts-ignore: decorator
+@lazy
 export const MUST_BE_NUMBER = "must be a number";
+// @ts-ignore: decorator
+@lazy
 export const MUST_BE_OBJECT = "must be an object";
+// @ts-ignore: decorator
+@lazy
 export const MUST_BE_LIST = "must be a list";
 
 const INT32_MIN: i64 = -2147483648;

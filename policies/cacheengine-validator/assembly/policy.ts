@@ -17,7 +17,11 @@ import { EngineKind, engineKindOf, engineViolations } from "./rules";
  *  uses it, also for a payload that is not an admission request (never sent by a real host). */
 const CODE_INVALID: u16 = <u16>REJECTION_CODE;
 
+// @ts-ignore: decorator
+@lazy
 const OPERATION_CREATE = "CREATE";
+// @ts-ignore: decorator
+@lazy
 const OPERATION_UPDATE = "UPDATE";
 
 export function validate(payload: Uint8Array): Uint8Array {

@@ -21,27 +21,67 @@ import {
 export enum EngineKind { LMCache, CacheBlend, Other }
 
 // ---- details, exactly as the spec's table (the two shared with the injectors live in keys) ----
+// @ts-ignore: decorator
+@lazy
 export const CHUNK_SIZE_DETAIL = "must be 256 for CacheBlend (chunk_size == block_size 64 * 4)";
+// @ts-ignore: decorator
+@lazy
 export const CHECK_LAYER_DETAIL = "must be >= 0";
+// @ts-ignore: decorator
+@lazy
 export const RECOMP_RATIO_DETAIL = "must be in (0.0, 1.0]";
+// @ts-ignore: decorator
+@lazy
 export const CACHEBLEND_INJECTION_DETAIL = "must be specified for CacheBlend injection";
+// @ts-ignore: decorator
+@lazy
 export const REPOSITORY_REQUIRED_DETAIL = "must be a non-empty string";
+// @ts-ignore: decorator
+@lazy
 export const SECRET_NAME_REQUIRED_DETAIL = "must be a non-empty Secret name";
 
 // ---- field paths ----
+// @ts-ignore: decorator
+@lazy
 const SPEC = "spec";
+// @ts-ignore: decorator
+@lazy
 const SERVER = "spec.server";
+// @ts-ignore: decorator
+@lazy
 const CHUNK_SIZE = "spec.server.chunkSize";
+// @ts-ignore: decorator
+@lazy
 const BLEND = "spec.blend";
+// @ts-ignore: decorator
+@lazy
 const CHECK_LAYER = "spec.blend.checkLayer";
+// @ts-ignore: decorator
+@lazy
 const RECOMP_RATIO = "spec.blend.recompRatio";
+// @ts-ignore: decorator
+@lazy
 const INJECTION = "spec.injection";
+// @ts-ignore: decorator
+@lazy
 const PAYLOAD_IMAGE = "spec.injection.payloadImage";
+// @ts-ignore: decorator
+@lazy
 const REPOSITORY = "spec.injection.payloadImage.repository";
+// @ts-ignore: decorator
+@lazy
 const TAG = "spec.injection.payloadImage.tag";
+// @ts-ignore: decorator
+@lazy
 const PULL_POLICY = "spec.injection.payloadImage.pullPolicy";
+// @ts-ignore: decorator
+@lazy
 const IMAGE_PULL_SECRETS = "spec.injection.imagePullSecrets";
+// @ts-ignore: decorator
+@lazy
 const TARGET_CONTAINER = "spec.injection.targetContainer";
+// @ts-ignore: decorator
+@lazy
 const CUDAGRAPH = "spec.injection.cudagraph";
 
 /** The engine kind named by `request.kind.kind`; `Other` for any kind this policy does not check. */

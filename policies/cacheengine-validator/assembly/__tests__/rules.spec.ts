@@ -184,7 +184,11 @@ describe("rules 6–8: repository", () => {
     expect(lm('{"injection":{"payloadImage":{"repository":42,"tag":1.5}}}')).toBe(
       "[spec.injection.payloadImage.repository: Invalid value: 42: must be a string, " +
       "spec.injection.payloadImage.tag: Invalid value: 1.5: must be a string]");
-    expect(lm('{"injection":{"payloadImage":{"repository":"reg/p","tag":"any tag"}}}')).toBe("");
+    expect(lm('{"injection":{"payloadImage":{"repository":"reg/p","tag":"v1.2-rc"}}}')).toBe("");
+  });
+  it("rule 8b: rejects a tag with whitespace (the injectors could not stage it)", () => {
+    expect(lm('{"injection":{"payloadImage":{"repository":"reg/p","tag":"any tag"}}}')).toBe(
+      'spec.injection.payloadImage.tag: Invalid value: "any tag": must not contain whitespace');
   });
 });
 
