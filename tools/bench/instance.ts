@@ -1,73 +1,10 @@
-// "Instantiate once, call many times": the warm path of the benchmark. policy-server never reuses an
-// instance (contract §1.4), so this is not how policies run in production; it isolates the policy's
-// own work (`__guest_call` only) from instantiation and `_start`.
-//
-// The `wapc` import object below has the same semantics as `PolicyModule.call` in
-// tools/host/guest.ts (only the nine wapc functions, memory views re-read after every call because
-// they detach on grow, host-call response/error cleared before each host call, traps reported with
-// any `__guest_error` text). The only difference is that the per-call state lives in an object that
-// is reset for every call instead of in closure variables of one call. Keep the two in step; the
-// report to the lead proposes moving this builder into guest.ts so both share it.
-import type { GuestCallOptions, GuestCallResult, HostCallHandler } from "../host/guest";
+// The benchmark's instance helpers: the start-up policy-server pays per evaluation, and the warm
+// path (one instance reused; policy-server never does this, contract §1.4) that isolates the
+// policy's own work from instantiation. The import object is the host's own (tools/host/instance.ts).
+import { createWapcImports, newCallState, runInitializers } from "../host/instance";
 
-/** Mutable state of the call in progress, read and written by the wapc import functions. */
-export interface WapcCallState {
-  operation: Buffer;
-  payload: Buffer;
-  response?: Buffer;
-  guestError?: string;
-  hostResponse?: Buffer;
-  hostError?: Buffer;
-  hostCall: HostCallHandler;
-  log?: (line: string) => void;
-}
-
-const NO_HOST_CAPABILITIES: HostCallHandler = () => ({ ok: false, error: "host capabilities are not available" });
-
-export function newCallState(operation: string, payload: Uint8Array | string, opts: GuestCallOptions = {}): WapcCallState {
-  return {
-    operation: Buffer.from(operation, "utf8"),
-    payload: typeof payload === "string" ? Buffer.from(payload, "utf8") : Buffer.from(payload),
-    hostCall: opts.hostCall ?? NO_HOST_CAPABILITIES,
-    log: opts.log,
-  };
-}
-
-/**
- * The `wapc` import functions over `state()` (the call in progress) and `memory()` (the instance's
- * exported memory, known only after instantiation).
- */
-export function createWapcImports(state: () => WapcCallState, memory: () => WebAssembly.Memory | undefined): Record<string, (...args: number[]) => number | void> {
-  const mem = (): Uint8Array => {
-    const m = memory();
-    if (!m) throw new Error("guest called the host before its memory was exported");
-    return new Uint8Array(m.buffer); // re-read: views detach on grow
-  };
-  const slice = (ptr: number, len: number): Buffer => {
-    const m = mem();
-    if (ptr < 0 || len < 0 || ptr + len > m.length) throw new RangeError(`guest passed an out-of-range buffer (${ptr}+${len})`);
-    return Buffer.from(m.subarray(ptr, ptr + len));
-  };
-  const text = (ptr: number, len: number): string => slice(ptr, len).toString("utf8");
-  return {
-    __guest_request(opPtr: number, ptr: number): void { const s = state(); mem().set(s.operation, opPtr); mem().set(s.payload, ptr); },
-    __guest_response(ptr: number, len: number): void { state().response = slice(ptr, len); },
-    __guest_error(ptr: number, len: number): void { state().guestError = text(ptr, len); },
-    __host_call(bp: number, bl: number, np: number, nl: number, op: number, ol: number, pp: number, pl: number): number {
-      const s = state();
-      s.hostResponse = undefined; s.hostError = undefined;
-      const r = s.hostCall(text(bp, bl), text(np, nl), text(op, ol), slice(pp, pl));
-      if (r.ok) { s.hostResponse = r.response; return 1; }
-      s.hostError = Buffer.from(r.error, "utf8");
-      return 0;
-    },
-    __host_response_len(): number { const s = state(); return s.hostResponse ? s.hostResponse.length : 0; },
-    __host_response(ptr: number): void { const s = state(); if (s.hostResponse) mem().set(s.hostResponse, ptr); },
-    __host_error_len(): number { const s = state(); return s.hostError ? s.hostError.length : 0; },
-    __host_error(ptr: number): void { const s = state(); if (s.hostError) mem().set(s.hostError, ptr); },
-    __console_log(ptr: number, len: number): void { state().log?.(text(ptr, len)); },
-  };
-}
+export { WarmInstance, createWapcImports, newCallState } from "../host/instance";
+export type { WapcCallState } from "../host/instance";
 
 /** The start-up policy-server pays per evaluation: instantiate, then `_start` and `wapc_init`. */
 export function instantiateAndStart(module: WebAssembly.Module): WebAssembly.Instance {
@@ -76,9 +13,7 @@ export function instantiateAndStart(module: WebAssembly.Module): WebAssembly.Ins
   let memory: WebAssembly.Memory | undefined;
   const instance = new WebAssembly.Instance(module, { wapc: createWapcImports(() => idle, () => memory) });
   memory = instance.exports.memory as WebAssembly.Memory;
-  const ex = instance.exports as Record<string, unknown>;
-  if (typeof ex._start === "function") (ex._start as () => void)();
-  if (typeof ex.wapc_init === "function") (ex.wapc_init as () => void)();
+  runInitializers(instance);
   return instance;
 }
 
@@ -88,54 +23,8 @@ export function timeStartOnly(module: WebAssembly.Module): number {
   let memory: WebAssembly.Memory | undefined;
   const instance = new WebAssembly.Instance(module, { wapc: createWapcImports(() => idle, () => memory) });
   memory = instance.exports.memory as WebAssembly.Memory;
-  const ex = instance.exports as Record<string, unknown>;
   const t0 = process.hrtime.bigint();
-  if (typeof ex._start === "function") (ex._start as () => void)();
-  if (typeof ex.wapc_init === "function") (ex.wapc_init as () => void)();
+  runInitializers(instance);
   return Number(process.hrtime.bigint() - t0);
 }
 
-/** One instance, started once, answering many `__guest_call`s. A trap poisons it. */
-export class WarmInstance {
-  private current: WapcCallState = newCallState("", "");
-  private readonly instance: WebAssembly.Instance;
-  private readonly memory: WebAssembly.Memory;
-  private readonly guestCall: (opLen: number, msgLen: number) => number;
-  private trapped?: string;
-
-  constructor(readonly module: WebAssembly.Module) {
-    let memory: WebAssembly.Memory | undefined;
-    this.instance = new WebAssembly.Instance(module, { wapc: createWapcImports(() => this.current, () => memory) });
-    memory = this.instance.exports.memory as WebAssembly.Memory;
-    this.memory = memory;
-    const ex = this.instance.exports as Record<string, unknown>;
-    this.guestCall = ex.__guest_call as (opLen: number, msgLen: number) => number;
-    if (typeof ex._start === "function") (ex._start as () => void)();
-    if (typeof ex.wapc_init === "function") (ex.wapc_init as () => void)();
-  }
-
-  /** Current linear memory size in bytes (memory never shrinks, so this is the peak so far). */
-  get memoryBytes(): number { return this.memory.buffer.byteLength; }
-
-  /** One `__guest_call` on this instance; the result has the same shape as `PolicyModule.call`. */
-  call(operation: string, payload: Uint8Array | string, opts: GuestCallOptions = {}): GuestCallResult {
-    if (this.trapped !== undefined) {
-      return { ok: false, trapped: true, trap: `instance is unusable after an earlier trap: ${this.trapped}`, memoryBytes: this.memoryBytes };
-    }
-    const state = newCallState(operation, payload, opts);
-    this.current = state;
-    let rc: number;
-    try {
-      rc = this.guestCall(state.operation.length, state.payload.length);
-    } catch (e) {
-      this.trapped = `wasm trap: ${(e as Error).message}`; // same text as PolicyModule.call
-      return { ok: false, trapped: true, trap: this.trapped, error: state.guestError, memoryBytes: this.memoryBytes };
-    }
-    const memoryBytes = this.memoryBytes;
-    if (rc === 1) {
-      if (state.response === undefined) return { ok: false, trapped: false, error: "No error message OR response set for call success", memoryBytes };
-      return { ok: true, trapped: false, response: state.response, memoryBytes };
-    }
-    return { ok: false, trapped: false, error: state.guestError ?? "No error message set for call failure", memoryBytes };
-  }
-}

@@ -2,6 +2,7 @@
 // a fresh instance with only the `wapc` imports, `_start` (then `wapc_init`) before `__guest_call`.
 // A module that needs any other import fails to load, naming the import (as policy-server does).
 import * as fs from "node:fs";
+import { createWapcImports, invokeGuestCall, newCallState, runInitializers } from "./instance";
 
 /** Answers `__host_call(binding, namespace, operation, payload)`: bytes on success, an error text otherwise. */
 export type HostCallHandler = (binding: string, namespace: string, operation: string, payload: Buffer)
@@ -77,64 +78,20 @@ export class PolicyModule {
   }
 
   private callInFreshInstance(operation: string, payload: Uint8Array | string, opts: GuestCallOptions): GuestCallResult {
-    const op = Buffer.from(operation, "utf8");
-    const msg = typeof payload === "string" ? Buffer.from(payload, "utf8") : Buffer.from(payload);
+    const state = newCallState(operation, payload, opts);
     let memory: WebAssembly.Memory | undefined;
-    let response: Buffer | undefined;
-    let guestError: string | undefined;
-    let hostResponse: Buffer | undefined;
-    let hostError: Buffer | undefined;
-    const mem = (): Uint8Array => new Uint8Array(memory!.buffer); // re-read: views detach on grow
-    const slice = (ptr: number, len: number): Buffer => {
-      const m = mem();
-      if (ptr < 0 || len < 0 || ptr + len > m.length) throw new RangeError(`guest passed an out-of-range buffer (${ptr}+${len})`);
-      return Buffer.from(m.subarray(ptr, ptr + len));
-    };
-    const text = (ptr: number, len: number): string => slice(ptr, len).toString("utf8");
-    const hostCall = opts.hostCall ?? (() => ({ ok: false as const, error: "host capabilities are not available" }));
-    const wapc = {
-      __guest_request(opPtr: number, ptr: number): void { mem().set(op, opPtr); mem().set(msg, ptr); },
-      __guest_response(ptr: number, len: number): void { response = slice(ptr, len); },
-      __guest_error(ptr: number, len: number): void { guestError = text(ptr, len); },
-      __host_call(bp: number, bl: number, np: number, nl: number, op2: number, ol: number, pp: number, pl: number): number {
-        hostResponse = undefined; hostError = undefined;
-        const r = hostCall(text(bp, bl), text(np, nl), text(op2, ol), slice(pp, pl));
-        if (r.ok) { hostResponse = r.response; return 1; }
-        hostError = Buffer.from(r.error, "utf8");
-        return 0;
-      },
-      __host_response_len(): number { return hostResponse ? hostResponse.length : 0; },
-      __host_response(ptr: number): void { if (hostResponse) mem().set(hostResponse, ptr); },
-      __host_error_len(): number { return hostError ? hostError.length : 0; },
-      __host_error(ptr: number): void { if (hostError) mem().set(hostError, ptr); },
-      __console_log(ptr: number, len: number): void { opts.log?.(text(ptr, len)); },
-    };
     let instance: WebAssembly.Instance;
     try {
-      instance = new WebAssembly.Instance(this.module, { wapc });
+      instance = new WebAssembly.Instance(this.module, { wapc: createWapcImports(() => state, () => memory) });
     } catch (e) {
       return { ok: false, trapped: true, trap: `instantiation failed: ${(e as Error).message}`, memoryBytes: 0 };
     }
     memory = instance.exports.memory as WebAssembly.Memory;
-    const ex = instance.exports as Record<string, unknown>;
     try {
-      if (typeof ex._start === "function") (ex._start as () => void)();
-      if (typeof ex.wapc_init === "function") (ex.wapc_init as () => void)();
+      runInitializers(instance);
     } catch (e) {
-      return { ok: false, trapped: true, trap: `Initialization failed: ${(e as Error).message}`, error: guestError, memoryBytes: memory.buffer.byteLength };
+      return { ok: false, trapped: true, trap: `Initialization failed: ${(e as Error).message}`, error: state.guestError, memoryBytes: memory.buffer.byteLength };
     }
-    let rc: number;
-    try {
-      rc = (ex.__guest_call as (a: number, b: number) => number)(op.length, msg.length);
-    } catch (e) {
-      // wasmtime-provider replaces any `__guest_error` text with the trap's own text
-      return { ok: false, trapped: true, trap: `wasm trap: ${(e as Error).message}`, error: guestError, memoryBytes: memory.buffer.byteLength };
-    }
-    const memoryBytes = memory.buffer.byteLength;
-    if (rc === 1) {
-      if (response === undefined) return { ok: false, trapped: false, error: "No error message OR response set for call success", memoryBytes };
-      return { ok: true, trapped: false, response, memoryBytes };
-    }
-    return { ok: false, trapped: false, error: guestError ?? "No error message set for call failure", memoryBytes };
+    return invokeGuestCall(instance, state);
   }
 }
