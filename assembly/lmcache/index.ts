@@ -1,0 +1,10 @@
+// The LMCache-operator domain shared by lmcache-injector and cacheblend-injector: settings,
+// engine injection spec, engine/ConfigMap lookups, target container, pull secrets, payload
+// staging (the skip detail texts live in assembly/keys).
+export * from "./image";
+export * from "./injection";
+export * from "./settings";
+export * from "./engine";
+export * from "./target";
+export * from "./pullsecrets";
+export * from "./payload";

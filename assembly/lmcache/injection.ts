@@ -1,0 +1,117 @@
+// An engine's `spec.injection` (lmcache-injectors.md §10) as one typed struct, read either from an
+// engine CR (LMCacheEngine / CacheBlendEngine) or from an inline `settings.engines[<key>].injection`.
+// Both sources go through the same reader, so the planners never see where an engine came from.
+import { JsonValue } from "../json/index";
+
+/** `injection.payloadImage` (ImageSpec). Absent or null strings read as "". */
+export class PayloadImage {
+  repository: string = "";
+  tag: string = "";
+  pullPolicy: string = "";
+}
+
+/** `spec.injection` with the read-time defaults of §10: absent fields are empty. */
+export class EngineInjection {
+  /** null when `payloadImage` is absent or null */
+  payloadImage: PayloadImage | null = null;
+  /** names as given (no trimming, no validation; an entry without a name reads as "", as Go decodes it) */
+  imagePullSecrets: string[] = [];
+  /** true when `targetContainer` is set (even to ""), so §5 can tell "set but blank" from "absent" */
+  hasTargetContainer: bool = false;
+  targetContainer: string = "";
+  /** CacheBlend only; "" when absent or not a string (§4.2 row 16: treated as absent → eager) */
+  cudagraph: string = "";
+}
+
+/** The outcome of reading an injection object: `error` names the first wrongly typed field
+ *  (`<path> has the wrong JSON type`). */
+export class InjectionRead {
+  constructor(public injection: EngineInjection, public error: string) {}
+  get ok(): bool { return this.error.length == 0; }
+}
+
+function unset(node: JsonValue | null): bool {
+  return node === null || node.isNull();
+}
+
+/** Why an injection object could not be read (a wrong JSON type at `<path>.<field>`). Composed
+ *  from the field names the reader needs anyway, so every error costs no extra static string. */
+export const WRONG_TYPE = " has the wrong JSON type";
+
+function failed(at: string): InjectionRead {
+  return new InjectionRead(new EngineInjection(), at + WRONG_TYPE);
+}
+
+function field(path: string, name: string): string {
+  return path + "." + name;
+}
+
+/** An optional string member: "" when absent/null; null when it has another kind. */
+function optionalString(parent: JsonValue, key: string): string | null {
+  const r = parent.readString(key);
+  if (r.ok) return r.value;
+  if (r.missing) return "";
+  return null;
+}
+
+/**
+ * Reads an injection object found at `path` (for messages, e.g. `spec.injection`). Absent or null →
+ * an empty injection. Wrong JSON types give an error; the caller decides what that means (a
+ * malformed engine CR is a failed lookup).
+ */
+export function readEngineInjection(node: JsonValue | null, path: string): InjectionRead {
+  const out = new EngineInjection();
+  if (node === null || node.isNull()) return new InjectionRead(out, "");
+  if (!node.isObject()) return failed(path);
+
+  const image = node.get("payloadImage");
+  if (!unset(image)) {
+    if (image === null || !image.isObject()) return failed(field(path, "payloadImage"));
+    const p = new PayloadImage();
+    const repository = optionalString(image, "repository");
+    if (repository === null) return failed(field(field(path, "payloadImage"), "repository"));
+    p.repository = repository;
+    const tag = optionalString(image, "tag");
+    if (tag === null) return failed(field(field(path, "payloadImage"), "tag"));
+    p.tag = tag;
+    const pullPolicy = optionalString(image, "pullPolicy");
+    if (pullPolicy === null) return failed(field(field(path, "payloadImage"), "pullPolicy"));
+    p.pullPolicy = pullPolicy;
+    out.payloadImage = p;
+  }
+
+  const secrets = node.get("imagePullSecrets");
+  if (!unset(secrets)) {
+    if (secrets === null || !secrets.isArray()) return failed(field(path, "imagePullSecrets"));
+    const n = secrets.size();
+    for (let i = 0; i < n; i++) {
+      const itemPath = field(path, "imagePullSecrets") + "[" + i.toString() + "]";
+      const item = secrets.at(i);
+      if (item === null || !item.isObject()) return failed(itemPath);
+      const name = optionalString(item, "name");
+      if (name === null) return failed(field(itemPath, "name"));
+      out.imagePullSecrets.push(name);
+    }
+  }
+
+  const target = node.get("targetContainer");
+  if (!unset(target)) {
+    const t = node.readString("targetContainer");
+    if (!t.ok) return failed(field(path, "targetContainer"));
+    out.hasTargetContainer = true;
+    out.targetContainer = t.value;
+  }
+
+  const cudagraph = node.readString("cudagraph");
+  if (cudagraph.ok) out.cudagraph = cudagraph.value;
+  return new InjectionRead(out, "");
+}
+
+/** `spec.injection` of an engine CR; `spec` absent or null → an empty injection. */
+export function readEngineCrInjection(engine: JsonValue): InjectionRead {
+  if (!engine.isObject()) return failed("engine");
+  const spec = engine.get("spec");
+  if (unset(spec)) return new InjectionRead(new EngineInjection(), "");
+  if (spec === null || !spec.isObject()) return failed("spec");
+  return readEngineInjection(spec.get("injection"), "spec.injection");
+}

@@ -1,0 +1,273 @@
+// The settings shared by lmcache-injector and cacheblend-injector (lmcache-injectors.md §3, D8):
+// `lookup` (bool, default true) and `engines` (inline engines consulted before and instead of any
+// cluster lookup). `validateInjectorSettings` lists every problem as `<path>: <detail>`; the
+// readers used during `validate` assume validated settings and stay total anyway.
+import { JsonValue, parseJson } from "../json/index";
+import { dns1123LabelErrors, dns1123SubdomainErrors, isDns1123Label, isDns1123Subdomain } from "../validate/dns";
+import { isBlank } from "../validate/chars";
+import { settingsInvalid, settingsValid } from "../kubewarden/response";
+import {
+  checkPayloadRepository, isUsablePayloadTag, isValidCudagraph, isValidPullPolicy, RepositoryCheck,
+} from "./image";
+import { MUST_NOT_CONTAIN_WHITESPACE_DETAIL, UNKNOWN_FIELD_DETAIL } from "../keys/index";
+import { EngineInjection, InjectionRead, readEngineInjection, WRONG_TYPE } from "./injection";
+
+/** Which injector the settings belong to; the shapes differ only where §3 says so. */
+export enum InjectorFlavor {
+  /** engine keys are `<name>`; `payloadImage` optional; no `cudagraph` */
+  LMCache = 0,
+  /** engine keys are `<name>` or `<namespace>/<name>`; `payloadImage` required; `cudagraph` allowed */
+  CacheBlend = 1,
+}
+
+export const SETTING_LOOKUP = "lookup";
+export const SETTING_ENGINES = "engines";
+export const ENGINE_KV_TRANSFER_CONFIG = "kvTransferConfig";
+export const ENGINE_INJECTION = "injection";
+
+export const LOOKUPS_USELESS_MESSAGE =
+  "lookups are disabled and settings.engines is empty, so the policy can never inject";
+export const PULL_POLICY_ENUM_MESSAGE = "must be one of \"Always\", \"Never\", \"IfNotPresent\"";
+export const CUDAGRAPH_ENUM_MESSAGE = "must be one of \"eager\", \"piecewise\", \"full_decode_only\"";
+export const IMAGE_SPEC_DEFAULT_MESSAGE =
+  "must not be the ImageSpec default \"lmcache/vllm-openai\" (the engine image is not a payload image)";
+export const SECRET_NAME_MESSAGE = "must be a valid Secret name (DNS-1123 subdomain)";
+export const CONTAINER_NAME_MESSAGE = "must be a valid container name (DNS-1123 label)";
+
+function unset(node: JsonValue | null): bool {
+  return node === null || node.isNull();
+}
+
+// ---------------------------------------------------------------- validation
+
+/** Collects `<path>: <detail>` texts in a fixed order (per object: unknown fields first, then the
+ *  known fields in the order of the §3 table). */
+class SettingsErrors {
+  items: string[] = [];
+  add(path: string, detail: string): void {
+    this.items.push(path + ": " + detail);
+  }
+}
+
+function join(prefix: string, key: string): string {
+  return prefix.length == 0 ? key : prefix + "." + key;
+}
+
+function reportUnknownFields(node: JsonValue, allowed: string[], prefix: string, errors: SettingsErrors): void {
+  const n = node.size();
+  for (let i = 0; i < n; i++) {
+    const key = node.keyAt(i);
+    if (!allowed.includes(key)) errors.add(join(prefix, key), UNKNOWN_FIELD_DETAIL);
+  }
+}
+
+/** Every problem with `settings`, in a stable order; empty when valid. */
+export function validateInjectorSettings(settings: JsonValue, flavor: InjectorFlavor): string[] {
+  const errors = new SettingsErrors();
+  if (!settings.isObject()) {
+    errors.add("settings", "must be an object");
+    return errors.items;
+  }
+  reportUnknownFields(settings, [SETTING_LOOKUP, SETTING_ENGINES], "", errors);
+
+  let lookupDisabled = false;
+  const lookup = settings.get(SETTING_LOOKUP);
+  if (!unset(lookup) && lookup !== null) {
+    const b = lookup.asBool();
+    if (!b.ok) errors.add(SETTING_LOOKUP, "must be a boolean");
+    else lookupDisabled = !b.value;
+  }
+
+  let noEngines = true;
+  const engines = settings.get(SETTING_ENGINES);
+  if (!unset(engines) && engines !== null) {
+    if (!engines.isObject()) {
+      errors.add(SETTING_ENGINES, "must be an object");
+      noEngines = false; // reported above; "empty" would be a second, misleading error
+    } else {
+      const n = engines.size();
+      if (n > 0) noEngines = false;
+      for (let i = 0; i < n; i++) validateEngineEntry(engines.keyAt(i), engines.at(i), flavor, errors);
+    }
+  }
+
+  if (lookupDisabled && noEngines) errors.add(SETTING_LOOKUP, LOOKUPS_USELESS_MESSAGE);
+  return errors.items;
+}
+
+function validateEngineKey(key: string, path: string, flavor: InjectorFlavor, errors: SettingsErrors): void {
+  if (flavor == InjectorFlavor.LMCache) {
+    const problems = dns1123SubdomainErrors(key);
+    for (let i = 0; i < problems.length; i++) errors.add(path, "invalid engine name: " + problems[i]);
+    return;
+  }
+  const ref = splitEngineKey(key);
+  if (ref.hasNamespace) {
+    const nsProblems = dns1123LabelErrors(ref.namespace);
+    for (let i = 0; i < nsProblems.length; i++) errors.add(path, "invalid engine reference: namespace: " + nsProblems[i]);
+  }
+  const nameProblems = dns1123SubdomainErrors(ref.name);
+  for (let i = 0; i < nameProblems.length; i++) errors.add(path, "invalid engine reference: name: " + nameProblems[i]);
+}
+
+/** A CacheBlend settings key split at the first `/` (no trimming: keys are used verbatim; a second
+ *  `/` stays in `name`, which then fails the subdomain check). */
+export class EngineKey {
+  constructor(public hasNamespace: bool, public namespace: string, public name: string) {}
+}
+
+export function splitEngineKey(key: string): EngineKey {
+  const slash = key.indexOf("/");
+  if (slash < 0) return new EngineKey(false, "", key);
+  return new EngineKey(true, key.substring(0, slash), key.substring(slash + 1));
+}
+
+function validateEngineEntry(key: string, entry: JsonValue | null, flavor: InjectorFlavor, errors: SettingsErrors): void {
+  const path = SETTING_ENGINES + "[" + key + "]";
+  validateEngineKey(key, path, flavor, errors);
+  if (entry === null || !entry.isObject()) {
+    errors.add(path, "must be an object");
+    return;
+  }
+  reportUnknownFields(entry, [ENGINE_KV_TRANSFER_CONFIG, ENGINE_INJECTION], path, errors);
+
+  const kv = entry.get(ENGINE_KV_TRANSFER_CONFIG);
+  if (unset(kv)) errors.add(path + "." + ENGINE_KV_TRANSFER_CONFIG, "required");
+  else if (kv !== null && !kv.isObject()) errors.add(path + "." + ENGINE_KV_TRANSFER_CONFIG, "must be a JSON object");
+
+  const injectionPath = path + "." + ENGINE_INJECTION;
+  const injection = entry.get(ENGINE_INJECTION);
+  if (unset(injection) || injection === null) {
+    if (flavor == InjectorFlavor.CacheBlend) errors.add(injectionPath + ".payloadImage", "required for CacheBlend injection");
+    return;
+  }
+  if (!injection.isObject()) {
+    errors.add(injectionPath, "must be an object");
+    return;
+  }
+  validateInjection(injection, injectionPath, flavor, errors);
+}
+
+function validateInjection(injection: JsonValue, path: string, flavor: InjectorFlavor, errors: SettingsErrors): void {
+  const allowed = ["payloadImage", "imagePullSecrets", "targetContainer"];
+  if (flavor == InjectorFlavor.CacheBlend) allowed.push("cudagraph");
+  reportUnknownFields(injection, allowed, path, errors);
+
+  const image = injection.get("payloadImage");
+  if (unset(image) || image === null) {
+    if (flavor == InjectorFlavor.CacheBlend) errors.add(path + ".payloadImage", "required for CacheBlend injection");
+  } else if (!image.isObject()) {
+    errors.add(path + ".payloadImage", "must be an object");
+  } else {
+    validatePayloadImage(image, path + ".payloadImage", errors);
+  }
+
+  const secrets = injection.get("imagePullSecrets");
+  if (!unset(secrets) && secrets !== null) validatePullSecrets(secrets, path + ".imagePullSecrets", errors);
+
+  const target = injection.get("targetContainer");
+  if (!unset(target) && target !== null) {
+    const t = target.asString();
+    // "" means "the first container", as on the CRD (cacheengine-validator.md case 21)
+    if (!t.ok || (t.value.length > 0 && !isDns1123Label(t.value))) errors.add(path + ".targetContainer", CONTAINER_NAME_MESSAGE);
+  }
+
+  if (flavor == InjectorFlavor.CacheBlend) {
+    const cudagraph = injection.get("cudagraph");
+    if (!unset(cudagraph) && cudagraph !== null) {
+      const c = cudagraph.asString();
+      if (!c.ok || !isValidCudagraph(c.value)) errors.add(path + ".cudagraph", CUDAGRAPH_ENUM_MESSAGE);
+    }
+  }
+}
+
+function validatePayloadImage(image: JsonValue, path: string, errors: SettingsErrors): void {
+  reportUnknownFields(image, ["repository", "tag", "pullPolicy"], path, errors);
+
+  const repository = image.readString("repository");
+  if (!repository.ok || isBlank(repository.value)) {
+    errors.add(path + ".repository", "must be a non-empty string");
+  } else {
+    const check = checkPayloadRepository(repository.value);
+    if (check == RepositoryCheck.ImageSpecDefault) errors.add(path + ".repository", IMAGE_SPEC_DEFAULT_MESSAGE);
+    else if (check == RepositoryCheck.Whitespace) errors.add(path + ".repository", MUST_NOT_CONTAIN_WHITESPACE_DETAIL);
+  }
+
+  const tag = image.readString("tag");
+  if (tag.invalid) errors.add(path + ".tag", "must be a string");
+  else if (tag.ok && !isUsablePayloadTag(tag.value)) errors.add(path + ".tag", MUST_NOT_CONTAIN_WHITESPACE_DETAIL);
+
+  const pullPolicy = image.readString("pullPolicy");
+  // "" means the default (IfNotPresent), as §6.2 reads it
+  if (pullPolicy.invalid || (pullPolicy.ok && pullPolicy.value.length > 0 && !isValidPullPolicy(pullPolicy.value))) {
+    errors.add(path + ".pullPolicy", PULL_POLICY_ENUM_MESSAGE);
+  }
+}
+
+function validatePullSecrets(secrets: JsonValue, path: string, errors: SettingsErrors): void {
+  if (!secrets.isArray()) {
+    errors.add(path, "must be a list of {name} objects");
+    return;
+  }
+  const n = secrets.size();
+  for (let i = 0; i < n; i++) {
+    const itemPath = path + "[" + i.toString() + "]";
+    const item = secrets.at(i);
+    if (item === null || !item.isObject()) {
+      errors.add(itemPath + ".name", SECRET_NAME_MESSAGE);
+      continue;
+    }
+    reportUnknownFields(item, ["name"], itemPath, errors);
+    const name = item.readString("name");
+    if (!name.ok || !isDns1123Subdomain(name.value)) errors.add(itemPath + ".name", SECRET_NAME_MESSAGE);
+  }
+}
+
+/** The whole `validate_settings` operation for an injector: `{"valid":true}` or
+ *  `{"valid":false,"message":"<e1>; <e2>; …"}`. A payload that is not JSON is invalid too. */
+export function validateInjectorSettingsPayload(payload: Uint8Array, flavor: InjectorFlavor): Uint8Array {
+  const parsed = parseJson(payload);
+  const settings = parsed.value;
+  if (settings === null) return settingsInvalid("settings: not valid JSON: " + parsed.error);
+  if (settings.isNull()) return settingsValid();
+  const errors = validateInjectorSettings(settings, flavor);
+  if (errors.length == 0) return settingsValid();
+  return settingsInvalid(errors.join("; "));
+}
+
+// ---------------------------------------------------------------- reading (during validate)
+
+/** `settings.lookup`; true unless it is exactly `false`. */
+export function lookupsEnabled(settings: JsonValue): bool {
+  const r = settings.readBool(SETTING_LOOKUP);
+  return !(r.ok && !r.value);
+}
+
+/** An engine defined in settings: the exact JSON text of its `kvTransferConfig` (as it appears in
+ *  the payload) and its injection. */
+export class InlineEngine {
+  constructor(public key: string, public kvTransferConfig: string, public injection: EngineInjection) {}
+}
+
+/** The outcome of looking up an inline engine: `engine` null when the key is not defined;
+ *  `error` set when the entry exists but is malformed (only possible with unvalidated settings). */
+export class InlineEngineRead {
+  constructor(public engine: InlineEngine | null, public error: string) {}
+  get found(): bool { return this.engine !== null; }
+  get ok(): bool { return this.error.length == 0; }
+}
+
+/** `settings.engines[key]` (the last occurrence when a key is repeated). */
+export function findInlineEngine(settings: JsonValue, key: string): InlineEngineRead {
+  const engines = settings.get(SETTING_ENGINES);
+  if (engines === null || !engines.isObject()) return new InlineEngineRead(null, "");
+  const entry = engines.get(key);
+  if (entry === null) return new InlineEngineRead(null, "");
+  const path = "settings." + SETTING_ENGINES + "[" + key + "]";
+  if (!entry.isObject()) return new InlineEngineRead(null, path + WRONG_TYPE);
+  const kv = entry.get(ENGINE_KV_TRANSFER_CONFIG);
+  if (kv === null) return new InlineEngineRead(null, path + "." + ENGINE_KV_TRANSFER_CONFIG + WRONG_TYPE);
+  const injection: InjectionRead = readEngineInjection(entry.get(ENGINE_INJECTION), path + "." + ENGINE_INJECTION);
+  if (!injection.ok) return new InlineEngineRead(null, injection.error);
+  return new InlineEngineRead(new InlineEngine(key, kv.rawText(), injection.injection), "");
+}
