@@ -12,7 +12,11 @@ import {
 } from "../keys/index";
 import { EngineInjection, readEngineCrInjection } from "./injection";
 
+// @ts-ignore: decorator
+@lazy
 export const CONFIGMAP_API_VERSION = "v1";
+// @ts-ignore: decorator
+@lazy
 export const CONFIGMAP_KIND = "ConfigMap";
 /** Lookups go through the host's cache, as upstream reads through informer caches (§1). */
 export const LOOKUP_DISABLE_CACHE = false;

@@ -36,6 +36,8 @@ function unset(node: JsonValue | null): bool {
 
 /** Why an injection object could not be read (a wrong JSON type at `<path>.<field>`). Composed
  *  from the field names the reader needs anyway, so every error costs no extra static string. */
+// @ts-ignore: decorator
+@lazy
 export const WRONG_TYPE = " has the wrong JSON type";
 
 function failed(at: string): InjectionRead {

@@ -20,18 +20,38 @@ export enum InjectorFlavor {
   CacheBlend = 1,
 }
 
+// @ts-ignore: decorator
+@lazy
 export const SETTING_LOOKUP = "lookup";
+// @ts-ignore: decorator
+@lazy
 export const SETTING_ENGINES = "engines";
+// @ts-ignore: decorator
+@lazy
 export const ENGINE_KV_TRANSFER_CONFIG = "kvTransferConfig";
+// @ts-ignore: decorator
+@lazy
 export const ENGINE_INJECTION = "injection";
 
+// @ts-ignore: decorator
+@lazy
 export const LOOKUPS_USELESS_MESSAGE =
   "lookups are disabled and settings.engines is empty, so the policy can never inject";
+// @ts-ignore: decorator
+@lazy
 export const PULL_POLICY_ENUM_MESSAGE = "must be one of \"Always\", \"Never\", \"IfNotPresent\"";
+// @ts-ignore: decorator
+@lazy
 export const CUDAGRAPH_ENUM_MESSAGE = "must be one of \"eager\", \"piecewise\", \"full_decode_only\"";
+// @ts-ignore: decorator
+@lazy
 export const IMAGE_SPEC_DEFAULT_MESSAGE =
   "must not be the ImageSpec default \"lmcache/vllm-openai\" (the engine image is not a payload image)";
+// @ts-ignore: decorator
+@lazy
 export const SECRET_NAME_MESSAGE = "must be a valid Secret name (DNS-1123 subdomain)";
+// @ts-ignore: decorator
+@lazy
 export const CONTAINER_NAME_MESSAGE = "must be a valid container name (DNS-1123 label)";
 
 function unset(node: JsonValue | null): bool {

@@ -23,6 +23,8 @@ import {
 import { isDns1123Subdomain } from "../../../assembly/validate/dns";
 import { trimGoSpace } from "../../../assembly/validate/chars";
 
+// @ts-ignore: decorator
+@lazy
 export const OPERATION_CREATE = "CREATE";
 
 export enum DecisionKind {
