@@ -191,6 +191,11 @@ describe("build CLI", () => {
     assert.equal(summarizeAscOutput(output.split("\n\n").slice(1).join("\n\n")), "ERROR TS2304: Cannot find name 'x'. (at policies/y/assembly/index.ts(2,10))");
   });
 
+  test("asc summaries ignore terminal colors (asc colors its output when CI=true)", () => {
+    const colored = "\x1b[91mERROR TS2304: \x1b[0mCannot find name 'x'.\n   :\n 2 │ return x;\n   └─ in policies/y/assembly/index.ts(2,10)\n\n\x1b[91mFAILURE \x1b[0m1 compile error(s)\n";
+    assert.equal(summarizeAscOutput(colored), "ERROR TS2304: Cannot find name 'x'. (at policies/y/assembly/index.ts(2,10))");
+  });
+
   test("an unknown policy name is an error naming it", async () => {
     const { results } = await build({ policies: ["no-such-policy"] });
     assert.deepEqual(results, [{ name: "no-such-policy", ok: false, error: "no-such-policy: no such policy (expected policies/no-such-policy/assembly/index.ts and metadata.yml)" }]);

@@ -167,7 +167,7 @@ const ABORT_NOT_FOUND_HINT = "the policy entry must import assembly/wapc/index s
 
 /** The first diagnostic of asc's output, with its location when it has one, as one line. */
 export function summarizeAscOutput(output: string): string {
-  const lines = output.split(/\r?\n/);
+  const lines = stripAnsi(output).split(/\r?\n/);
   const i = lines.findIndex((l) => /^(ERROR|FAILURE)\b/.test(l.trim()));
   if (i < 0) return lines.map((l) => l.trim()).filter(Boolean).slice(-1)[0] ?? "no output";
   // A diagnostic's code frame runs until the next blank line; a location further down belongs to another one.
@@ -177,15 +177,23 @@ export function summarizeAscOutput(output: string): string {
   return lines[i].trim() + (location ? ` (at ${location})` : "") + hint;
 }
 
+// asc colors its output when it believes a terminal or a CI system is watching (CI=true).
+const ANSI_ESCAPES = /\x1b\[[0-9;]*m/g;
+function stripAnsi(text: string): string {
+  return text.replace(ANSI_ESCAPES, "");
+}
+
 /** Runs the asc CLI with cwd rootDir; resolves with its exit code and combined output. */
 function runAsc(rootDir: string, args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [ASC_BIN, ...args], { cwd: rootDir, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [ASC_BIN, ...args], {
+      cwd: rootDir, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+    });
     let output = "";
     child.stdout.on("data", (d: Buffer) => { output += d.toString("utf8"); });
     child.stderr.on("data", (d: Buffer) => { output += d.toString("utf8"); });
     child.on("error", (e) => resolve({ code: -1, output: `cannot run asc: ${e.message}` }));
-    child.on("close", (code) => resolve({ code: code ?? -1, output }));
+    child.on("close", (code) => resolve({ code: code ?? -1, output: stripAnsi(output) }));
   });
 }
 
