@@ -1,6 +1,7 @@
 // Byte-level JSON grammar: the one strict validating pass (RFC 8259 + UTF-8), and the fast
 // non-validating scanners used afterwards to walk text that has already been validated.
 // All functions take a base pointer and explicit bounds and never read outside [base, base+n).
+import { i32ToDecimal } from "../util/decimal";
 
 // Messages of the validating pass.
 // @ts-ignore: decorator
@@ -220,7 +221,7 @@ export class Validator {
     this.stack = new StaticArray<i32>(min(max(maxDepth, 0), n) + 1);
   }
 
-  get message(): string { return this.problem + " at byte " + this.offset.toString(); }
+  get message(): string { return this.problem + " at byte " + i32ToDecimal(this.offset); }
 
   private fail(problem: string, at: i32): bool {
     this.problem = problem;
@@ -396,6 +397,18 @@ export function utf8SequenceEnd(base: usize, p: i32, n: i32): i32 {
 export function containsBackslash(base: usize, s: i32, e: i32): bool {
   for (let p = s; p < e; p++) if (load<u8>(base + <usize>p) == 0x5C) return true;
   return false;
+}
+
+/** Whether the already-validated string body [s, e) decodes in strict mode (no lone-surrogate
+ *  escape); a counting pass only, nothing is allocated. */
+export function stringBodyDecodes(base: usize, s: i32, e: i32): bool {
+  // only a `\u` escape can be a lone surrogate; other escapes are skipped pairwise
+  for (let p = s; p < e; p++) {
+    if (load<u8>(base + <usize>p) != 0x5C) continue;
+    if (p + 1 < e && load<u8>(base + <usize>p + 1) == 0x75) return decodeUnits(base, p, e, true, 0) >= 0;
+    p++;
+  }
+  return true;
 }
 
 /**

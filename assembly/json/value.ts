@@ -3,10 +3,11 @@
 // source span and materialise their direct children lazily, on first access; a container is
 // re-emitted only when it is dirty (a child was added, replaced or removed below it).
 
+import { i64ToDecimal, u64ToDecimal } from "../util/decimal";
 import { JsonKind, Read, ReadState } from "./types";
 import { ByteSink } from "./sink";
 import {
-  ContainerTable, Validator, containsBackslash, decodeStringBody, lastSkippedStringEscaped, scanNumber, skipNumber,
+  ContainerTable, Validator, containsBackslash, decodeStringBody, lastSkippedStringEscaped, stringBodyDecodes, scanNumber, skipNumber,
   skipString, skipWs,
 } from "./grammar";
 import { readIntText } from "./numbers";
@@ -47,6 +48,14 @@ function kindOfLeadByte(c: u32): JsonKind {
 
 function utf8Bytes(text: string): Uint8Array {
   return Uint8Array.wrap(String.UTF8.encode(text));
+}
+
+/** null for an ASCII key (compared without encoding, see `_keyEquals`), else its UTF-8 bytes */
+function keyBytesFor(key: string): Uint8Array | null {
+  const k = changetype<usize>(key);
+  const n = key.length;
+  for (let i = 0; i < n; i++) if (<u32>load<u16>(k + (<usize>i << 1)) >= 0x80) return utf8Bytes(key);
+  return null;
 }
 
 function scalarOf(kind: JsonKind, bytes: Uint8Array): JsonValue {
@@ -103,9 +112,9 @@ export class JsonValue {
   }
   static bool(value: bool): JsonValue { return scalarOf(JsonKind.Bool, utf8Bytes(value ? "true" : "false")); }
   static nul(): JsonValue { return scalarOf(JsonKind.Null, utf8Bytes("null")); }
-  static int(value: i64): JsonValue { return scalarOf(JsonKind.Number, utf8Bytes(value.toString())); }
+  static int(value: i64): JsonValue { return scalarOf(JsonKind.Number, utf8Bytes(i64ToDecimal(value))); }
   /** a number from an unsigned integer, as minimal decimal text */
-  static uint(value: u64): JsonValue { return scalarOf(JsonKind.Number, utf8Bytes(value.toString())); }
+  static uint(value: u64): JsonValue { return scalarOf(JsonKind.Number, utf8Bytes(u64ToDecimal(value))); }
   /** a number from a finite f64 (shortest round-trip text); null for NaN and ±Infinity */
   static float(value: f64): JsonValue | null {
     if (!isFinite(value)) return null;
@@ -162,6 +171,13 @@ export class JsonValue {
     const s = decodeStringBody(bytes.dataStart, this._start + 1, this._end - 1, true);
     if (s === null) return invalid<string>("", "string contains a lone surrogate escape");
     return new Read<string>(ReadState.Ok, s);
+  }
+  /** whether asString() would succeed (a string without lone-surrogate escapes), without
+   *  decoding it */
+  isDecodableString(): bool {
+    const bytes = this._bytes;
+    if (this._kind != JsonKind.String || bytes === null) return false;
+    return stringBodyDecodes(bytes.dataStart, this._start + 1, this._end - 1);
   }
   asBool(): Read<bool> {
     const bytes = this._bytes;
@@ -236,7 +252,7 @@ export class JsonValue {
   remove(key: string): bool {
     if (this._kind != JsonKind.Object) return false;
     const items = this._children();
-    const wanted = utf8Bytes(key);
+    const wanted = keyBytesFor(key);
     let kept = 0;
     const n = items.length;
     for (let i = 0; i < n; i++) {
@@ -422,20 +438,28 @@ export class JsonValue {
 
   private lastIndexOfKey(key: string): i32 {
     const items = this._children();
-    const wanted = utf8Bytes(key);
+    const wanted = keyBytesFor(key);
     for (let i = items.length - 1; i >= 0; i--) {
       if (unchecked(items[i])._keyEquals(key, wanted)) return i;
     }
     return -1;
   }
 
-  /** compares this member's decoded key with `key` (whose UTF-8 is `wanted`) */
-  _keyEquals(key: string, wanted: Uint8Array): bool {
+  /** compares this member's decoded key with `key` (whose UTF-8 is `wanted`; null when `key` is
+   *  ASCII, which is then compared unit by unit without encoding it) */
+  _keyEquals(key: string, wanted: Uint8Array | null): bool {
     const kb = this._keyBytes;
     if (kb === null) return false;
     if (this._keyEscaped) return this._decodedKey() == key;
     const n = this._keyEnd - this._keyStart;
-    return n == wanted.length && memory.compare(kb.dataStart + <usize>this._keyStart, wanted.dataStart, <usize>n) == 0;
+    const raw = kb.dataStart + <usize>this._keyStart;
+    if (wanted !== null) return n == wanted.length && memory.compare(raw, wanted.dataStart, <usize>n) == 0;
+    if (n != key.length) return false;
+    const k = changetype<usize>(key);
+    for (let i = 0; i < n; i++) {
+      if (<u32>load<u8>(raw + <usize>i) != <u32>load<u16>(k + (<usize>i << 1))) return false;
+    }
+    return true;
   }
 
   _decodedKey(): string {

@@ -23,7 +23,7 @@ export function checkMetadataStringMap(object: JsonValue, mapName: string): stri
   const n = map.size();
   for (let i = 0; i < n; i++) {
     const v = map.at(i);
-    if (v === null || !v.isString() || !v.asString().ok) {
+    if (v === null || !v.isDecodableString()) {
       return "metadata." + mapName + "[" + map.keyAt(i) + "] is not a string";
     }
   }

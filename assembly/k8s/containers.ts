@@ -1,5 +1,6 @@
 // spec.containers access: type-checked, never trapping. Only `spec.containers` is searched here;
 // init and ephemeral containers are separate lists.
+import { i32ToDecimal } from "../util/decimal";
 import { JsonValue } from "../json/index";
 import { isUnset, itemName } from "./fields";
 
@@ -80,5 +81,5 @@ export function containerNames(pod: JsonValue): string[] {
 
 /** `spec.containers[<index>]`, for detail texts. */
 export function containerPath(index: i32): string {
-  return "spec.containers[" + index.toString() + "]";
+  return "spec.containers[" + i32ToDecimal(index) + "]";
 }

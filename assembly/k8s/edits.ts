@@ -3,6 +3,7 @@
 // mutates nothing unless all of them can be applied, so a plan is applied all-or-nothing.
 // Edits only ever create or extend members, never change a member's kind, so checking all edits
 // against the original pod is sufficient.
+import { i32ToDecimal } from "../util/decimal";
 import { JsonValue, jsonEquals } from "../json/index";
 import { checkAnnotationsWritable, removeAnnotation, setAnnotation } from "./annotations";
 import { applyArgToArray, applyBareFlagToArray, appendTokensToArray } from "./args";
@@ -56,6 +57,10 @@ export class Edit {
   node: JsonValue | null = null;
   tokens: string[] = [];
   dropEmpty: bool = false;
+  /** SetSpecField: whether an existing value already equals `node` (then it is left untouched).
+   *  A function reference so that a policy that only sets booleans does not link jsonEquals.
+   *  Set by the static constructors; null (bare constructor) means the value is always set. */
+  same: ((existing: JsonValue, node: JsonValue) => bool) | null = null;
 
   constructor(kind: EditKind) {
     this.kind = kind;
@@ -65,6 +70,17 @@ export class Edit {
     const e = new Edit(EditKind.SetSpecField);
     e.field = field;
     e.node = node;
+    e.same = (existing: JsonValue, node: JsonValue): bool => jsonEquals(existing, node);
+    return e;
+  }
+
+  /** setSpecField with a boolean: the same edit, compared without the general jsonEquals */
+  static setSpecBool(field: string, value: bool): Edit {
+    const e = new Edit(EditKind.SetSpecField);
+    e.field = field;
+    e.node = JsonValue.bool(value);
+    e.same = (existing: JsonValue, node: JsonValue): bool =>
+      existing.isBool() && node.isBool() && existing.asBool().value == node.asBool().value;
     return e;
   }
 
@@ -169,7 +185,7 @@ export class Edit {
   /** A one-line description for tests and expected-edit listings, e.g.
    *  `apply-arg containers[0] --block-size 64`. */
   describe(): string {
-    const c = "containers[" + this.container.toString() + "]";
+    const c = "containers[" + i32ToDecimal(this.container) + "]";
     const node = this.node;
     const nodeText = node !== null ? node.toString() : "null";
     switch (this.kind) {
@@ -205,7 +221,7 @@ export class Plan {
   }
 
   setSpecField(field: string, node: JsonValue): Plan { return this.add(Edit.setSpecField(field, node)); }
-  setHostIPC(): Plan { return this.add(Edit.setSpecField("hostIPC", JsonValue.bool(true))); }
+  setHostIPC(): Plan { return this.add(Edit.setSpecBool("hostIPC", true)); }
   appendArgs(container: i32, tokens: string[]): Plan { return this.add(Edit.appendArgs(container, tokens)); }
   applyArg(container: i32, flag: string, value: string): Plan { return this.add(Edit.applyArg(container, flag, value)); }
   applyBareFlag(container: i32, flag: string): Plan { return this.add(Edit.applyBareFlag(container, flag)); }
@@ -241,8 +257,9 @@ export function applyEdits(pod: JsonValue, edits: Edit[]): ApplyResult {
     if (detail.length > 0) return new ApplyResult(false, detail, i);
   }
   for (let i = 0; i < edits.length; i++) {
-    // cannot fail after the checks; reported anyway rather than trapping
-    if (!applyEdit(pod, edits[i])) return new ApplyResult(false, "could not apply " + edits[i].describe(), i);
+    // cannot fail after the checks; reported anyway rather than trapping (by index: describe()
+    // would link every edit kind's text into every policy for a path that is never taken)
+    if (!applyEdit(pod, edits[i])) return new ApplyResult(false, "could not apply edit " + i32ToDecimal(i), i);
   }
   return new ApplyResult(true, "", -1);
 }
@@ -360,7 +377,8 @@ function setSpecField(pod: JsonValue, edit: Edit): bool {
   const spec = ensureObjectMember(pod, "spec");
   if (spec === null) return false;
   const existing = spec.get(edit.field);
-  if (existing !== null && jsonEquals(existing, node)) return true;
+  const same = edit.same;
+  if (existing !== null && same !== null && same(existing, node)) return true;
   return spec.set(edit.field, node);
 }
 

@@ -1,5 +1,6 @@
 // A container's `env` list: find by name, set-if-absent, upsert, and the PYTHONPATH-style prepend
 // of lmcache-injectors.md §6.2. Entries that are not objects or lack a string name never match.
+import { i32ToDecimal } from "../util/decimal";
 import { JsonValue } from "../json/index";
 import { ensureArrayMember, isUnset, itemName } from "./fields";
 
@@ -108,8 +109,8 @@ export function checkEnvWritable(container: JsonValue, name: string, path: strin
     if (item === null) continue;
     const value = item.get("value");
     if (isUnset(value)) continue;
-    if (value === null || !value.asString().ok) {
-      return path + ".env[" + found[k].toString() + "].value is not a string";
+    if (value === null || !value.isDecodableString()) {
+      return path + ".env[" + i32ToDecimal(found[k]) + "].value is not a string";
     }
   }
   return "";

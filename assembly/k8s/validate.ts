@@ -1,23 +1,24 @@
 // Type checks for the "a field read has the wrong JSON type → invalid-request" rule. Each returns
 // "" when fine, else a detail text such as `spec.containers[0].args[2] is not a string`. Absent
 // and null fields are fine (Kubernetes "not set").
+import { i32ToDecimal } from "../util/decimal";
 import { JsonValue } from "../json/index";
 import { isUnset } from "./fields";
 
 function indexed(path: string, i: i32): string {
-  return path + "[" + i.toString() + "]";
+  return path + "[" + i32ToDecimal(i) + "]";
 }
 
 /** `node.<field>` is unset or an array of strings. */
 export function checkStringArray(node: JsonValue, field: string, path: string): string {
   const list = node.get(field);
   if (isUnset(list)) return "";
-  const listPath = path + "." + field;
-  if (list === null || !list.isArray()) return listPath + " is not an array";
+  // paths are only built for the detail of a failure
+  if (list === null || !list.isArray()) return path + "." + field + " is not an array";
   const n = list.size();
   for (let i = 0; i < n; i++) {
     const item = list.at(i);
-    if (item === null || !item.isString() || !item.asString().ok) return indexed(listPath, i) + " is not a string";
+    if (item === null || !item.isDecodableString()) return indexed(path + "." + field, i) + " is not a string";
   }
   return "";
 }
@@ -26,12 +27,11 @@ export function checkStringArray(node: JsonValue, field: string, path: string): 
 export function checkNamedObjectArray(node: JsonValue, field: string, path: string): string {
   const list = node.get(field);
   if (isUnset(list)) return "";
-  const listPath = path + "." + field;
-  if (list === null || !list.isArray()) return listPath + " is not an array";
+  if (list === null || !list.isArray()) return path + "." + field + " is not an array";
   const n = list.size();
   for (let i = 0; i < n; i++) {
-    const detail = checkNamedObject(list.at(i), indexed(listPath, i));
-    if (detail.length > 0) return detail;
+    const problem = namedObjectProblem(list.at(i));
+    if (problem != NamedObjectProblem.None) return namedObjectDetail(problem, indexed(path + "." + field, i));
   }
   return "";
 }
@@ -54,9 +54,21 @@ export function checkObject(node: JsonValue, field: string, path: string): strin
 
 /** An object with a string `name`. */
 export function checkNamedObject(item: JsonValue | null, path: string): string {
-  if (item === null || !item.isObject()) return path + " is not an object";
+  return namedObjectDetail(namedObjectProblem(item), path);
+}
+
+const enum NamedObjectProblem { None = 0, NotObject = 1, NameNotString = 2 }
+
+function namedObjectProblem(item: JsonValue | null): NamedObjectProblem {
+  if (item === null || !item.isObject()) return NamedObjectProblem.NotObject;
   const name = item.get("name");
-  if (name === null || !name.isString() || !name.asString().ok) return path + ".name is not a string";
+  if (name === null || !name.isDecodableString()) return NamedObjectProblem.NameNotString;
+  return NamedObjectProblem.None;
+}
+
+function namedObjectDetail(problem: NamedObjectProblem, path: string): string {
+  if (problem == NamedObjectProblem.NotObject) return path + " is not an object";
+  if (problem == NamedObjectProblem.NameNotString) return path + ".name is not a string";
   return "";
 }
 
@@ -72,7 +84,7 @@ export function checkEnvList(container: JsonValue, path: string): string {
     if (entry === null) continue;
     const value = entry.get("value");
     if (isUnset(value)) continue;
-    if (value === null || !value.isString() || !value.asString().ok) {
+    if (value === null || !value.isDecodableString()) {
       return indexed(path + ".env", i) + ".value is not a string";
     }
   }

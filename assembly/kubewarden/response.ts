@@ -1,6 +1,7 @@
 // Kubewarden response envelopes (kubewarden-contract.md §2.1, §2.2): the exact snake_case bytes
 // policy-evaluator deserializes. Optional keys are omitted when absent; every string goes through
 // ByteSink.writeJsonString; a mutated object is serialized through the DOM so untouched bytes survive.
+import { i32ToDecimal } from "../util/decimal";
 import { ByteSink, JsonValue } from "../json/index";
 
 /** Insertion-ordered string map (audit annotations); setting an existing key replaces it in place. */
@@ -80,7 +81,7 @@ export class ValidationResponse {
     }
     if (this.code >= 0) {
       sink.writeUtf8(",\"code\":");
-      sink.writeUtf8(this.code.toString());
+      sink.writeUtf8(i32ToDecimal(this.code));
     }
     const object = this.mutatedObject;
     if (object !== null) {

@@ -1,6 +1,7 @@
 // An engine's `spec.injection` (lmcache-injectors.md §10) as one typed struct, read either from an
 // engine CR (LMCacheEngine / CacheBlendEngine) or from an inline `settings.engines[<key>].injection`.
 // Both sources go through the same reader, so the planners never see where an engine came from.
+import { i32ToDecimal } from "../util/decimal";
 import { JsonValue } from "../json/index";
 
 /** `injection.payloadImage` (ImageSpec). Absent or null strings read as "". */
@@ -87,7 +88,7 @@ export function readEngineInjection(node: JsonValue | null, path: string): Injec
     if (secrets === null || !secrets.isArray()) return failed(field(path, "imagePullSecrets"));
     const n = secrets.size();
     for (let i = 0; i < n; i++) {
-      const itemPath = field(path, "imagePullSecrets") + "[" + i.toString() + "]";
+      const itemPath = field(path, "imagePullSecrets") + "[" + i32ToDecimal(i) + "]";
       const item = secrets.at(i);
       if (item === null || !item.isObject()) return failed(itemPath);
       const name = optionalString(item, "name");

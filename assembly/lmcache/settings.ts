@@ -2,6 +2,7 @@
 // `lookup` (bool, default true) and `engines` (inline engines consulted before and instead of any
 // cluster lookup). `validateInjectorSettings` lists every problem as `<path>: <detail>`; the
 // readers used during `validate` assume validated settings and stay total anyway.
+import { i32ToDecimal } from "../util/decimal";
 import { JsonValue, parseJson } from "../json/index";
 import { dns1123LabelErrors, dns1123SubdomainErrors, isDns1123Label, isDns1123Subdomain } from "../validate/dns";
 import { isBlank } from "../validate/chars";
@@ -231,7 +232,7 @@ function validatePullSecrets(secrets: JsonValue, path: string, errors: SettingsE
   }
   const n = secrets.size();
   for (let i = 0; i < n; i++) {
-    const itemPath = path + "[" + i.toString() + "]";
+    const itemPath = path + "[" + i32ToDecimal(i) + "]";
     const item = secrets.at(i);
     if (item === null || !item.isObject()) {
       errors.add(itemPath + ".name", SECRET_NAME_MESSAGE);

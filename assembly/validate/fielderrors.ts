@@ -1,6 +1,7 @@
 // Kubernetes-style field errors (`k8s.io/apimachinery/pkg/util/validation/field`): rendering,
 // aggregation into the 422 message, and the UPDATE "only newly introduced errors" filter
 // (cachebackend-validator.md §3).
+import { i32ToDecimal, i64ToDecimal } from "../util/decimal";
 import { ValueCheck } from "./check";
 import { goQuote } from "./quote";
 
@@ -96,7 +97,7 @@ export function invalidNull(field: string, detail: string): FieldError {
 }
 
 export function invalidInt(field: string, value: i64, detail: string): FieldError {
-  return invalidRaw(field, value.toString(), detail);
+  return invalidRaw(field, i64ToDecimal(value), detail);
 }
 
 export function invalidBool(field: string, value: bool, detail: string): FieldError {
@@ -192,8 +193,8 @@ export function introducedErrors(newErrs: FieldErrorList, oldErrs: FieldErrorLis
 
 /** Unambiguous text key of the UPDATE tuple (lengths prefix each part). */
 function tupleKey(e: FieldError): string {
-  return (<i32>e.type).toString() + "|" + e.field.length.toString() + ":" + e.field + "|" +
-    e.rawValue.length.toString() + ":" + e.rawValue + "|" + e.detail;
+  return i32ToDecimal(<i32>e.type) + "|" + i32ToDecimal(e.field.length) + ":" + e.field + "|" +
+    i32ToDecimal(e.rawValue.length) + ":" + e.rawValue + "|" + e.detail;
 }
 
 /** Field path helpers: `child("spec", "x")` → `spec.x`; `index(p, 3)` → `p[3]`; `key(p, k)` → `p[k]`. */
@@ -202,7 +203,7 @@ export function child(path: string, name: string): string {
 }
 
 export function index(path: string, i: i32): string {
-  return path + "[" + i.toString() + "]";
+  return path + "[" + i32ToDecimal(i) + "]";
 }
 
 export function key(path: string, k: string): string {

@@ -1,6 +1,7 @@
 // waPC guest ABI, written by hand: the nine `wapc.*` host imports, reading an invocation,
 // responding, erroring, calling the host, and the abort handler the build wires with
 // `--use abort=assembly/wapc/index/wapcAbort`. Nothing here knows about Kubewarden or cachewarden.
+import { u64ToDecimal } from "../util/decimal";
 
 // @ts-ignore: decorator
 @external("wapc", "__guest_request")
@@ -110,7 +111,7 @@ export function hostCall(binding: string, namespace: string, operation: string, 
  */
 export function wapcAbort(message: string | null, fileName: string | null, line: u32, column: u32): void {
   let text = message !== null ? message : "abort";
-  if (fileName !== null) text += " at " + fileName + ":" + line.toString() + ":" + column.toString();
+  if (fileName !== null) text += " at " + fileName + ":" + u64ToDecimal(<u64>line) + ":" + u64ToDecimal(<u64>column);
   reportGuestError(text);
   unreachable();
 }
