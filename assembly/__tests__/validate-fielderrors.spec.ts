@@ -2,6 +2,7 @@ import {
   FieldErrorList, FieldErrorType, child, fieldErrorFromCheck, checkNfsServer, checkMountPath, forbidden, index,
   internalError, introducedErrors, invalidBool, invalidInt, invalidNull, invalidRaw, invalidString, key,
   notSupportedRaw, notSupportedString, qualifiedKind, required, splitCommaList, supportedValuesDetail,
+  MAX_REPORTED_ERRORS,
 } from "../validate/index";
 
 const P = "CacheBackend.inferencecache.io \"sglang-hicache-l3-nfs\" is invalid: ";
@@ -198,5 +199,27 @@ describe("comma-separated name lists", () => {
     expect(splitCommaList(",a,,\u00a0b\t,")).toStrictEqual(["a", "b"]);
     expect(splitCommaList("single")).toStrictEqual(["single"]);
     expect(splitCommaList("a b, c")).toStrictEqual(["a b", "c"]);
+  });
+});
+
+describe("FieldErrorList cap", () => {
+  it("renders at most MAX_REPORTED_ERRORS distinct errors and counts the rest", () => {
+    const list = new FieldErrorList();
+    for (let i = 0; i < 250; i++) list.add(required(index("spec.items", i) + ".name", "must be set"));
+    const text = list.aggregateText();
+    expect(text.startsWith("[spec.items[0].name: Required value: must be set, ")).toBe(true);
+    expect(text.includes("spec.items[99].name: Required value: must be set, and 150 more]")).toBe(true);
+    expect(text.includes("spec.items[100].name")).toBe(false);
+  });
+  it("keeps every error when there are exactly MAX_REPORTED_ERRORS", () => {
+    const list = new FieldErrorList();
+    for (let i = 0; i < MAX_REPORTED_ERRORS; i++) list.add(required(index("a", i), "x"));
+    expect(list.aggregateText().endsWith("a[99]: Required value: x]")).toBe(true);
+  });
+  it("counts every violation after the last shown one, without rendering them", () => {
+    const list = new FieldErrorList();
+    for (let i = 0; i < 101; i++) list.add(required(index("a", i), "x"));
+    list.add(required(index("a", 0), "x"));
+    expect(list.aggregateText().endsWith("a[99]: Required value: x, and 2 more]")).toBe(true);
   });
 });

@@ -146,11 +146,12 @@ export class FieldErrorList {
     }
   }
 
-  /** Rendered errors in order, identical texts kept once (Kubernetes aggregate semantics). */
-  distinctMessages(): string[] {
+  /** Rendered errors in order, identical texts kept once (Kubernetes aggregate semantics), at
+   *  most `limit` of them. */
+  distinctMessages(limit: i32 = i32.MAX_VALUE): string[] {
     const out = new Array<string>();
     const seen = new Set<string>();
-    for (let i = 0; i < this.items.length; i++) {
+    for (let i = 0; i < this.items.length && out.length < limit; i++) {
       const text = unchecked(this.items[i]).render();
       if (seen.has(text)) continue;
       seen.add(text);
@@ -159,12 +160,33 @@ export class FieldErrorList {
     return out;
   }
 
-  /** The aggregate text: `e1` for one distinct error, `[e1, e2, …]` for several, `""` for none. */
+  /** The aggregate text: `e1` for one distinct error, `[e1, e2, …]` for several, `""` for none.
+   *  Past MAX_REPORTED_ERRORS distinct errors the list ends with `and N more` (N counts the
+   *  violations after the last one shown, duplicates included, without rendering them): an object with 200,000 bad list items must not take seconds and
+   *  megabytes to reject (the API server would time out the webhook instead). */
   aggregateText(): string {
-    const msgs = this.distinctMessages();
+    const msgs = this.distinctMessages(MAX_REPORTED_ERRORS + 1);
     if (msgs.length == 0) return "";
     if (msgs.length == 1) return unchecked(msgs[0]);
+    if (msgs.length > MAX_REPORTED_ERRORS) {
+      const shown = msgs.slice(0, MAX_REPORTED_ERRORS);
+      const more = this.items.length - this.renderedCountFor(MAX_REPORTED_ERRORS);
+      return "[" + shown.join(", ") + ", and " + i32ToDecimal(more) + " more]";
+    }
     return "[" + msgs.join(", ") + "]";
+  }
+
+  /** How many items (duplicates included) make up the first `distinct` distinct messages. */
+  private renderedCountFor(distinct: i32): i32 {
+    const seen = new Set<string>();
+    let i = 0;
+    for (; i < this.items.length; i++) {
+      const text = unchecked(this.items[i]).render();
+      if (seen.has(text)) continue;
+      if (seen.size == distinct) break;
+      seen.add(text);
+    }
+    return i;
   }
 
   /** `<Kind>.<group> "<name>" is invalid: <aggregate>` (name printed `%q`). */
@@ -172,6 +194,9 @@ export class FieldErrorList {
     return qualifiedKind(kind, group) + " " + goQuote(name) + " is invalid: " + this.aggregateText();
   }
 }
+
+/** Distinct violations written into one aggregated message before the rest are counted. */
+export const MAX_REPORTED_ERRORS: i32 = 100;
 
 /** `Kind.group`, or `Kind` for the core group. */
 export function qualifiedKind(kind: string, group: string): string {
