@@ -2,7 +2,7 @@ import {
   FieldErrorList, FieldErrorType, child, fieldErrorFromCheck, checkNfsServer, checkMountPath, forbidden, index,
   internalError, introducedErrors, invalidBool, invalidInt, invalidNull, invalidRaw, invalidString, key,
   notSupportedRaw, notSupportedString, qualifiedKind, required, splitCommaList, supportedValuesDetail,
-  MAX_REPORTED_ERRORS,
+  MAX_REPORTED_ERRORS, MAX_COLLECTED_ERRORS,
 } from "../validate/index";
 
 const P = "CacheBackend.inferencecache.io \"sglang-hicache-l3-nfs\" is invalid: ";
@@ -221,5 +221,27 @@ describe("FieldErrorList cap", () => {
     for (let i = 0; i < 101; i++) list.add(required(index("a", i), "x"));
     list.add(required(index("a", 0), "x"));
     expect(list.aggregateText().endsWith("a[99]: Required value: x, and 2 more]")).toBe(true);
+  });
+});
+
+describe("FieldErrorList collection limit", () => {
+  it("keeps MAX_COLLECTED_ERRORS violations and counts the rest", () => {
+    const list = new FieldErrorList();
+    for (let i = 0; i < MAX_COLLECTED_ERRORS + 5; i++) list.add(required(index("a", i), "x"));
+    expect(list.items.length).toBe(MAX_COLLECTED_ERRORS);
+    expect(list.omitted).toBe(5);
+    expect(list.length).toBe(MAX_COLLECTED_ERRORS + 5);
+    expect(list.full).toBe(true);
+    expect(list.aggregateText().endsWith("a[99]: Required value: x, and " + (MAX_COLLECTED_ERRORS + 5 - 100).toString() + " more]")).toBe(true);
+  });
+  it("an UPDATE with more uncollected violations than before counts the difference as introduced", () => {
+    const oldList = new FieldErrorList();
+    const newList = new FieldErrorList();
+    for (let i = 0; i < MAX_COLLECTED_ERRORS + 1; i++) oldList.add(required(index("a", i), "x"));
+    for (let i = 0; i < MAX_COLLECTED_ERRORS + 3; i++) newList.add(required(index("a", i), "x"));
+    const introduced = introducedErrors(newList, oldList);
+    expect(introduced.items.length).toBe(0);
+    expect(introduced.omitted).toBe(2);
+    expect(introduced.isEmpty()).toBe(false);
   });
 });

@@ -114,35 +114,53 @@ export function notSupportedRaw(field: string, renderedValue: string, supported:
   return new FieldError(FieldErrorType.NotSupported, field, renderedValue, renderedValue, supportedValuesDetail(supported), supported);
 }
 
-/** Ordered collection of violations, in rule order. */
+/** Ordered collection of violations, in rule order. Past MAX_COLLECTED_ERRORS violations are
+ *  only counted (`omitted`): a list of 200,000 bad items must not cost seconds and hundreds of
+ *  megabytes to reject. */
 export class FieldErrorList {
   items: FieldError[] = [];
+  /** violations counted but not kept */
+  omitted: i32 = 0;
 
+  /** every violation, kept or counted */
   get length(): i32 {
-    return this.items.length;
+    return this.items.length + this.omitted;
   }
 
   isEmpty(): bool {
-    return this.items.length == 0;
+    return this.length == 0;
+  }
+
+  /** true once further violations are only counted; rules over long lists can then call
+   *  `omit()` instead of building each violation */
+  get full(): bool {
+    return this.items.length >= MAX_COLLECTED_ERRORS;
   }
 
   add(e: FieldError): void {
-    this.items.push(e);
+    if (this.full) this.omitted++;
+    else this.items.push(e);
+  }
+
+  /** Counts one violation without keeping it. */
+  omit(): void {
+    this.omitted++;
   }
 
   /** Adds `e` unless it is null (for checks that return "no violation" as null). */
   addMaybe(e: FieldError | null): void {
-    if (e !== null) this.items.push(e);
+    if (e !== null) this.add(e);
   }
 
   addAll(other: FieldErrorList): void {
-    for (let i = 0; i < other.items.length; i++) this.items.push(unchecked(other.items[i]));
+    for (let i = 0; i < other.items.length; i++) this.add(unchecked(other.items[i]));
+    this.omitted += other.omitted;
   }
 
   /** One Invalid string violation per message (the `IsDNS1123…`/`IsEnvVarName` pattern). */
   addInvalidStringPerMessage(field: string, value: string, messages: string[], prefix: string = ""): void {
     for (let i = 0; i < messages.length; i++) {
-      this.items.push(invalidString(field, value, prefix + unchecked(messages[i])));
+      this.add(invalidString(field, value, prefix + unchecked(messages[i])));
     }
   }
 
@@ -170,7 +188,7 @@ export class FieldErrorList {
     if (msgs.length == 1) return unchecked(msgs[0]);
     if (msgs.length > MAX_REPORTED_ERRORS) {
       const shown = msgs.slice(0, MAX_REPORTED_ERRORS);
-      const more = this.items.length - this.renderedCountFor(MAX_REPORTED_ERRORS);
+      const more = this.length - this.renderedCountFor(MAX_REPORTED_ERRORS);
       return "[" + shown.join(", ") + ", and " + i32ToDecimal(more) + " more]";
     }
     return "[" + msgs.join(", ") + "]";
@@ -197,6 +215,8 @@ export class FieldErrorList {
 
 /** Distinct violations written into one aggregated message before the rest are counted. */
 export const MAX_REPORTED_ERRORS: i32 = 100;
+/** Violations kept per list; later ones are only counted. */
+export const MAX_COLLECTED_ERRORS: i32 = 1000;
 
 /** `Kind.group`, or `Kind` for the core group. */
 export function qualifiedKind(kind: string, group: string): string {
@@ -213,6 +233,9 @@ export function introducedErrors(newErrs: FieldErrorList, oldErrs: FieldErrorLis
     const e = unchecked(newErrs.items[i]);
     if (!oldKeys.has(tupleKey(e))) out.add(e);
   }
+  // violations past the collection limit were never built, so they cannot be compared: a new
+  // object with more of them than the old one is treated as introducing the difference
+  if (newErrs.omitted > oldErrs.omitted) out.omitted += newErrs.omitted - oldErrs.omitted;
   return out;
 }
 

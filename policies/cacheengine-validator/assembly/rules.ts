@@ -211,6 +211,17 @@ function rejectUnsupportedPullPolicy(image: JsonValue, errs: FieldErrorList): vo
   }
 }
 
+// Whether an imagePullSecrets item violates rule 10 or 11 (or its type), without building the
+// violation: once the error list is full, the rest of a long list is only counted.
+function pullSecretItemViolates(item: JsonValue | null): bool {
+  if (item === null || item.isNull()) return true;
+  if (!item.isObject()) return true;
+  const name = presentMember(item, "name");
+  if (name === null) return true;
+  const text = name.asString();
+  return !text.ok || text.value.length == 0 || !isDns1123Subdomain(text.value);
+}
+
 // 10. `imagePullSecrets[i].name` absent or "" (a null item decodes to an empty reference).
 // 11. `imagePullSecrets[i].name` not a DNS-1123 subdomain, one violation per message.
 // Both rows are evaluated item by item, so each item's violations stay together.
@@ -221,6 +232,10 @@ function checkImagePullSecretNames(injection: JsonValue | null, errs: FieldError
   for (let i = 0; i < n; i++) {
     // paths are built only for a violation: a valid list of any length allocates nothing per item
     const item = list.at(i);
+    if (errs.full) {
+      if (pullSecretItemViolates(item)) errs.omit();
+      continue;
+    }
     let name: JsonValue | null = null;
     if (item !== null && !item.isNull()) {
       if (!item.isObject()) {
