@@ -112,12 +112,27 @@ export function hex4(base: usize, p: i32): i32 {
 const ONES: u64 = 0x0101010101010101;
 const HIGHS: u64 = 0x8080808080808080;
 
-/** true when one of the 8 bytes is '"', '\\', a control character or non-ASCII */
-@inline function hasStringSpecial(x: u64): bool {
+/** high bit set in each byte that is '"', '\\', a control character or non-ASCII; the lowest set
+ *  bit marks the first such byte exactly (borrows only reach bytes above a match) */
+@inline function stringSpecialMask(x: u64): u64 {
   const q = x ^ (ONES * 0x22);
   const b = x ^ (ONES * 0x5C);
-  const t = (x | ((x - ONES * 0x20) & ~x) | ((q - ONES) & ~q) | ((b - ONES) & ~b)) & HIGHS;
-  return t != 0;
+  return (x | ((x - ONES * 0x20) & ~x) | ((q - ONES) & ~q) | ((b - ONES) & ~b)) & HIGHS;
+}
+
+/** The offset of the first '"', '\\', control or non-ASCII byte in [p, n), or n. */
+@inline function plainRunEnd(base: usize, p: i32, n: i32): i32 {
+  while (p + 8 <= n) {
+    const m = stringSpecialMask(load<u64>(base + <usize>p));
+    if (m != 0) return p + <i32>(ctz(m) >> 3);
+    p += 8;
+  }
+  while (p < n) {
+    const c = <u32>load<u8>(base + <usize>p);
+    if (c == 0x22 || c == 0x5C || c < 0x20 || c >= 0x80) return p;
+    p++;
+  }
+  return n;
 }
 
 /** true when one of the 8 bytes is '"' or '\\' (validated text: nothing else ends a plain run) */
@@ -162,45 +177,53 @@ export function skipNumber(base: usize, p: i32, end: i32): i32 {
 }
 
 /**
- * Where every container of a validated document ends, in document (pre-)order: three i32 per
- * container, [start, end, next] with `next` the index of the first container after its subtree.
- * A container's first nested container is its own index + 1, so a walk over its children finds
- * each child's end in O(1) without rescanning nested text. About 12 bytes per container.
+ * Where every container of a validated document ends, in document (pre-)order: four i32 per
+ * container, [start, end, next, count] with `next` the index of the first container after its
+ * subtree and `count` its number of direct children. A container's first nested container is its
+ * own index + 1, so a walk over its children finds each child's end in O(1) without rescanning
+ * nested text, and its child list is allocated at its final size. About 16 bytes per container.
  */
 export class ContainerTable {
   data: StaticArray<i32>;
   count: i32 = 0;
 
   constructor(capacity: i32) {
-    this.data = new StaticArray<i32>(max(capacity, 4) * 3);
+    this.data = new StaticArray<i32>(max(capacity, 4) << 2);
   }
 
   /** the slot for a new container starting at `start`; returns its index */
   open(start: i32): i32 {
     const i = this.count;
-    if ((i + 1) * 3 > this.data.length) this.grow();
-    const slot = changetype<usize>(this.data) + (<usize>i * 12);
+    if ((i + 1) << 2 > this.data.length) this.grow();
+    const slot = changetype<usize>(this.data) + (<usize>i << 4);
     store<i32>(slot, start);
+    store<i32>(slot, 0, 12);
     this.count = i + 1;
     return i;
   }
 
   @inline close(i: i32, end: i32): void {
-    const slot = changetype<usize>(this.data) + (<usize>i * 12);
+    const slot = changetype<usize>(this.data) + (<usize>i << 4);
     store<i32>(slot, end, 4);
     store<i32>(slot, this.count, 8);
   }
 
   private grow(): void {
     const next = new StaticArray<i32>(this.data.length << 1);
-    memory.copy(changetype<usize>(next), changetype<usize>(this.data), <usize>this.count * 12);
+    memory.copy(changetype<usize>(next), changetype<usize>(this.data), <usize>this.count << 4);
     this.data = next;
   }
 
-  /** start/end/next of container i; -1 when i is out of range */
+  /** one more direct child of container i (i is open, so in range) */
+  @inline addChild(i: i32): void {
+    const slot = changetype<usize>(this.data) + (<usize>i << 4) + 12;
+    store<i32>(slot, load<i32>(slot) + 1);
+  }
+
+  /** start/end/next/count of container i; -1 when i is out of range */
   field(i: i32, which: i32): i32 {
     if (i < 0 || i >= this.count) return -1;
-    return unchecked(this.data[i * 3 + which]);
+    return unchecked(this.data[(i << 2) + which]);
   }
 }
 
@@ -238,6 +261,7 @@ export class Validator {
     let depth = 0;
     let inObject = false;
     let expectValue = true;
+    let cur = 0; // table index of the innermost open container (read only while depth > 0)
     let pos = skipWs(base, 0, n);
     if (pos >= n) return this.fail(E_EMPTY, pos);
     this.rootStart = pos;
@@ -247,16 +271,22 @@ export class Validator {
         const c = <u32>load<u8>(base + <usize>pos);
         expectValue = false;
         if (c == 0x22) {
-          pos = this.scanString(pos);
-          if (pos < 0) return false;
+          const e = plainRunEnd(base, pos + 1, n);
+          if (e < n && load<u8>(base + <usize>e) == 0x22) pos = e + 1;
+          else {
+            pos = this.scanString(pos);
+            if (pos < 0) return false;
+          }
         } else if (c == 0x7B || c == 0x5B) {
           if (depth >= maxDepth) return this.fail(E_DEPTH, pos);
           inObject = c == 0x7B;
-          store<i32>(stack + (<usize>depth << 2), (table.open(pos) << 1) | <i32>inObject);
+          cur = table.open(pos);
+          store<i32>(stack + (<usize>depth << 2), (cur << 1) | <i32>inObject);
           depth++;
           pos = skipWs(base, pos + 1, n);
           // an empty container is closed by the separator branch below
           if (pos < n && <u32>load<u8>(base + <usize>pos) == c + 2) continue;
+          table.addChild(cur);
           expectValue = true;
           if (inObject) {
             pos = this.keyAndColon(pos);
@@ -289,6 +319,7 @@ export class Validator {
       const c = <u32>load<u8>(base + <usize>pos);
       if (c == 0x2C) {
         pos = skipWs(base, pos + 1, n);
+        table.addChild(cur);
         expectValue = true;
         if (inObject) {
           pos = this.keyAndColon(pos);
@@ -298,9 +329,13 @@ export class Validator {
       }
       if (c != (inObject ? 0x7D : 0x5D)) return this.fail(E_SEPARATOR, pos);
       depth--;
-      table.close(load<i32>(stack + (<usize>depth << 2)) >> 1, pos + 1);
+      table.close(cur, pos + 1);
       pos++;
-      if (depth > 0) inObject = (load<i32>(stack + (<usize>(depth - 1) << 2)) & 1) != 0;
+      if (depth > 0) {
+        const top = load<i32>(stack + (<usize>(depth - 1) << 2));
+        inObject = (top & 1) != 0;
+        cur = top >> 1;
+      }
     }
   }
 
@@ -315,8 +350,12 @@ export class Validator {
     const base = this.base;
     const n = this.n;
     if (pos >= n || load<u8>(base + <usize>pos) != 0x22) { this.fail(pos >= n ? E_EOF : E_KEY, pos); return -1; }
-    pos = this.scanString(pos);
-    if (pos < 0) return -1;
+    const e = plainRunEnd(base, pos + 1, n);
+    if (e < n && load<u8>(base + <usize>e) == 0x22) pos = e + 1;
+    else {
+      pos = this.scanString(pos);
+      if (pos < 0) return -1;
+    }
     pos = skipWs(base, pos, n);
     if (pos >= n || load<u8>(base + <usize>pos) != 0x3A) { this.fail(pos >= n ? E_EOF : E_COLON, pos); return -1; }
     return skipWs(base, pos + 1, n);
@@ -328,7 +367,7 @@ export class Validator {
     const n = this.n;
     let p = open + 1;
     while (true) {
-      while (p + 8 <= n && !hasStringSpecial(load<u64>(base + <usize>p))) p += 8;
+      p = plainRunEnd(base, p, n);
       if (p >= n) { this.fail(E_STRING_EOF, open); return -1; }
       const c = <u32>load<u8>(base + <usize>p);
       if (c == 0x22) return p + 1;

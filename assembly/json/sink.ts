@@ -5,39 +5,40 @@
 @lazy
 const HEX: string = "0123456789abcdef";
 
-/** a byte array without the zero fill: only the written prefix is ever read */
-function uninitializedBytes(n: i32): Uint8Array {
-  return Uint8Array.wrap(changetype<ArrayBuffer>(__new(<usize>n, idof<ArrayBuffer>())));
+/** a byte buffer without the zero fill: only the written prefix is ever read */
+function uninitializedBuffer(n: i32): ArrayBuffer {
+  return changetype<ArrayBuffer>(__new(<usize>n, idof<ArrayBuffer>()));
 }
 
 /** Growable byte buffer for output; `bytes()` goes straight to `__guest_response`. */
 export class ByteSink {
-  private buf: Uint8Array;
+  /** the storage itself (no view object: one allocation per buffer) */
+  private buf: ArrayBuffer;
   private len: i32 = 0;
 
   constructor(initialCapacity: i32 = 1024) {
-    this.buf = uninitializedBytes(max(initialCapacity, 16));
+    this.buf = uninitializedBuffer(max(initialCapacity, 16));
   }
 
   get length(): i32 { return this.len; }
 
   /** makes room for `extra` more bytes (doubling, so appends stay amortised O(1)) */
   @inline private reserve(extra: i32): void {
-    if (this.len + extra > this.buf.length) this.grow(extra);
+    if (this.len + extra > this.buf.byteLength) this.grow(extra);
   }
 
   private grow(extra: i32): void {
-    let cap = this.buf.length << 1;
+    let cap = this.buf.byteLength << 1;
     const need = this.len + extra;
     if (cap < need) cap = need;
-    const next = uninitializedBytes(cap);
-    memory.copy(next.dataStart, this.buf.dataStart, <usize>this.len);
+    const next = uninitializedBuffer(cap);
+    memory.copy(changetype<usize>(next), changetype<usize>(this.buf), <usize>this.len);
     this.buf = next;
   }
 
   writeByte(b: u8): void {
     this.reserve(1);
-    store<u8>(this.buf.dataStart + <usize>this.len, b);
+    store<u8>(changetype<usize>(this.buf) + <usize>this.len, b);
     this.len++;
   }
 
@@ -53,7 +54,7 @@ export class ByteSink {
   writeRaw(ptr: usize, n: i32): void {
     if (n <= 0) return;
     this.reserve(n);
-    memory.copy(this.buf.dataStart + <usize>this.len, ptr, <usize>n);
+    memory.copy(changetype<usize>(this.buf) + <usize>this.len, ptr, <usize>n);
     this.len += n;
   }
 
@@ -61,8 +62,9 @@ export class ByteSink {
   writeUtf8(text: string): void {
     const n = text.length;
     this.reserve(n * 3);
+    const src = changetype<usize>(text);
     for (let i = 0; i < n; i++) {
-      let c = <u32>text.charCodeAt(i);
+      let c = <u32>load<u16>(src + (<usize>i << 1));
       if (c < 0x80) { this.putByte(c); continue; }
       if (c >= 0xD800 && c < 0xE000) {
         const pair = this.pairAt(text, i, c);
@@ -76,11 +78,21 @@ export class ByteSink {
   /** writes `text` as a JSON string literal with RFC 8259 escaping (toolchain.md §4.3 item 7) */
   writeJsonString(text: string): void {
     const n = text.length;
-    this.reserve(n * 3 + 2);
+    this.reserve(n * 6 + 2); // the worst case (`\u001f` per unit): nothing below grows the buffer
     this.putByte(0x22);
+    const src = changetype<usize>(text);
     for (let i = 0; i < n; i++) {
-      const c = <u32>text.charCodeAt(i);
-      if (c < 0x80) { this.putEscapedAscii(c); continue; }
+      const c = <u32>load<u16>(src + (<usize>i << 1));
+      if (c < 0x80) {
+        // plain printable ASCII (the common case) is stored without a capacity check
+        if (c >= 0x20 && c != 0x22 && c != 0x5C) {
+          store<u8>(changetype<usize>(this.buf) + <usize>this.len, <u8>c);
+          this.len++;
+        } else {
+          this.putEscapedAscii(c);
+        }
+        continue;
+      }
       if (c >= 0xD800 && c < 0xE000) {
         const pair = this.pairAt(text, i, c);
         if (pair != 0) { this.putCodePoint(pair); i++; } else this.putUnicodeEscape(c);
@@ -92,9 +104,9 @@ export class ByteSink {
   }
 
   /** a view of the written bytes */
-  bytes(): Uint8Array { return this.buf.subarray(0, this.len); }
+  bytes(): Uint8Array { return Uint8Array.wrap(this.buf, 0, this.len); }
 
-  toString(): string { return String.UTF8.decodeUnsafe(this.buf.dataStart, <usize>this.len); }
+  toString(): string { return String.UTF8.decodeUnsafe(changetype<usize>(this.buf), <usize>this.len); }
 
   // ---- helpers: all reserve before writing ----
 
@@ -108,7 +120,7 @@ export class ByteSink {
 
   private putByte(b: u32): void {
     this.reserve(1);
-    store<u8>(this.buf.dataStart + <usize>this.len, <u8>b);
+    store<u8>(changetype<usize>(this.buf) + <usize>this.len, <u8>b);
     this.len++;
   }
 

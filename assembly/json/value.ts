@@ -106,7 +106,7 @@ export class JsonValue {
 
   // ---- constructors for new values ----
   static str(text: string): JsonValue {
-    const sink = new ByteSink(text.length + 8);
+    const sink = new ByteSink(text.length * 6 + 2);
     sink.writeJsonString(text);
     return scalarOf(JsonKind.String, sink.bytes());
   }
@@ -379,8 +379,12 @@ export class JsonValue {
   _children(): Array<JsonValue> {
     let items = this._items;
     if (items !== null) return items;
-    items = new Array<JsonValue>();
     const bytes = this._bytes;
+    const table = this._table;
+    // the table knows the child count: allocate the list at its final size (no regrowth)
+    const count = table !== null ? max(table.field(this._ci, 3), 0) : 0;
+    items = new Array<JsonValue>(count);
+    items.length = 0;
     if (bytes !== null && this.isContainer()) this.scanChildren(bytes, items);
     this._items = items;
     return items;
@@ -439,8 +443,12 @@ export class JsonValue {
   private lastIndexOfKey(key: string): i32 {
     const items = this._children();
     const wanted = keyBytesFor(key);
+    // an unescaped raw key of another length cannot match: most members are rejected here
+    const len = wanted !== null ? wanted.length : key.length;
     for (let i = items.length - 1; i >= 0; i--) {
-      if (unchecked(items[i])._keyEquals(key, wanted)) return i;
+      const item = unchecked(items[i]);
+      if (!item._keyEscaped && item._keyEnd - item._keyStart != len) continue;
+      if (item._keyEquals(key, wanted)) return i;
     }
     return -1;
   }
@@ -470,7 +478,7 @@ export class JsonValue {
   }
 
   private setKey(key: string): void {
-    const sink = new ByteSink(key.length + 8);
+    const sink = new ByteSink(key.length * 6 + 2);
     sink.writeJsonString(key);
     const kb = sink.bytes();
     this._keyBytes = kb;

@@ -100,7 +100,9 @@ export class ValidationResponse {
   }
 
   toBytes(): Uint8Array {
-    const sink = new ByteSink(256);
+    // a mutated object's source span is a good size hint (edits are small): one buffer, no regrowth
+    const object = this.mutatedObject;
+    const sink = new ByteSink(object !== null && object._bytes !== null ? object._outerEnd - object._outerStart + 1024 : 256);
     this.writeTo(sink);
     return sink.bytes();
   }
