@@ -1,5 +1,5 @@
-// Byte-level JSON grammar: the one strict validating pass (RFC 8259 + UTF-8), and the fast
-// non-validating scanners used afterwards to walk text that has already been validated.
+// Byte-level JSON grammar: the one strict validating pass (RFC 8259 + UTF-8), which records every
+// value's span, raw key and next sibling, and the string decoding used afterwards on validated text.
 // All functions take a base pointer and explicit bounds and never read outside [base, base+n).
 import { i32ToDecimal } from "../util/decimal";
 
@@ -135,112 +135,76 @@ const HIGHS: u64 = 0x8080808080808080;
   return n;
 }
 
-/** true when one of the 8 bytes is '"' or '\\' (validated text: nothing else ends a plain run) */
-@inline function hasQuoteOrBackslash(x: u64): bool {
-  const q = x ^ (ONES * 0x22);
-  const b = x ^ (ONES * 0x5C);
-  return ((((q - ONES) & ~q) | ((b - ONES) & ~b)) & HIGHS) != 0;
-}
-
-/** Set by skipString: whether the last skipped string contained a backslash. */
-let lastStringEscaped: bool = false;
-
-export function lastSkippedStringEscaped(): bool { return lastStringEscaped; }
-
 /**
- * Skips the already-validated string whose opening quote is at `p`; returns the offset after the
- * closing quote (at most `end`). Records whether it contained an escape.
+ * One record per value of a validated document, in document (pre-)order: five i32 per value,
+ * [start, end, keyStart, keyEnd | escaped << 31, next] where [start, end) is the value's text,
+ * [keyStart, keyEnd) the raw member key between its quotes (0, 0 for array items and the root),
+ * `escaped` whether that key contains a backslash, and `next` the index of the first value after
+ * this one's subtree (its next sibling when it has one). A container's first child is its own
+ * index + 1, so children are found, compared by key and counted without rescanning any text.
+ * 20 bytes per value.
  */
-export function skipString(base: usize, p: i32, end: i32): i32 {
-  let escaped = false;
-  p++;
-  while (p < end) {
-    while (p + 8 <= end && !hasQuoteOrBackslash(load<u64>(base + <usize>p))) p += 8;
-    if (p >= end) break;
-    const c = load<u8>(base + <usize>p);
-    if (c == 0x22) { lastStringEscaped = escaped; return p + 1; }
-    if (c == 0x5C) { escaped = true; p += 2; } else p++;
-  }
-  lastStringEscaped = escaped;
-  return end;
-}
-
-/** The end offset of the already-validated number at p. */
-export function skipNumber(base: usize, p: i32, end: i32): i32 {
-  while (p < end) {
-    const c = <u32>load<u8>(base + <usize>p);
-    // digits, '+', '-', '.', 'e', 'E'
-    if (isDigit(c) || c == 0x2D || c == 0x2B || c == 0x2E || (c | 0x20) == 0x65) p++;
-    else break;
-  }
-  return p;
-}
-
-/**
- * Where every container of a validated document ends, in document (pre-)order: four i32 per
- * container, [start, end, next, count] with `next` the index of the first container after its
- * subtree and `count` its number of direct children. A container's first nested container is its
- * own index + 1, so a walk over its children finds each child's end in O(1) without rescanning
- * nested text, and its child list is allocated at its final size. About 16 bytes per container.
- */
-export class ContainerTable {
+export class ValueTable {
   data: StaticArray<i32>;
   count: i32 = 0;
 
   constructor(capacity: i32) {
-    this.data = new StaticArray<i32>(max(capacity, 4) << 2);
+    this.data = new StaticArray<i32>(max(capacity, 4) * 5);
   }
 
-  /** the slot for a new container starting at `start`; returns its index */
-  open(start: i32): i32 {
+  /** a new value starting at `start` (its end and next are set when it ends); returns its index */
+  add(start: i32, keyStart: i32, keyEnd: i32): i32 {
     const i = this.count;
-    if ((i + 1) << 2 > this.data.length) this.grow();
-    const slot = changetype<usize>(this.data) + (<usize>i << 4);
+    if ((i + 1) * 5 > this.data.length) this.grow();
+    const slot = changetype<usize>(this.data) + <usize>i * 20;
     store<i32>(slot, start);
-    store<i32>(slot, 0, 12);
+    store<i32>(slot, 0, 4);
+    store<i32>(slot, keyStart, 8);
+    store<i32>(slot, keyEnd, 12);
+    store<i32>(slot, i + 1, 16);
     this.count = i + 1;
     return i;
   }
 
+  /** the value i (added, so in range) ends at `end`; its subtree ends here too */
   @inline close(i: i32, end: i32): void {
-    const slot = changetype<usize>(this.data) + (<usize>i << 4);
+    const slot = changetype<usize>(this.data) + <usize>i * 20;
     store<i32>(slot, end, 4);
-    store<i32>(slot, this.count, 8);
+    store<i32>(slot, this.count, 16);
   }
 
   private grow(): void {
     const next = new StaticArray<i32>(this.data.length << 1);
-    memory.copy(changetype<usize>(next), changetype<usize>(this.data), <usize>this.count << 4);
+    memory.copy(changetype<usize>(next), changetype<usize>(this.data), <usize>this.count * 20);
     this.data = next;
   }
 
-  /** one more direct child of container i (i is open, so in range) */
-  @inline addChild(i: i32): void {
-    const slot = changetype<usize>(this.data) + (<usize>i << 4) + 12;
-    store<i32>(slot, load<i32>(slot) + 1);
-  }
-
-  /** start/end/next/count of container i; -1 when i is out of range */
-  field(i: i32, which: i32): i32 {
-    if (i < 0 || i >= this.count) return -1;
-    return unchecked(this.data[(i << 2) + which]);
+  /** field `which` (0 start, 1 end, 2 keyStart, 3 keyEnd|escaped, 4 next) of value i; -1 when i is
+   *  out of range */
+  @inline field(i: i32, which: i32): i32 {
+    if (<u32>i >= <u32>this.count) return -1;
+    return load<i32>(changetype<usize>(this.data) + <usize>i * 20 + (<usize>which << 2));
   }
 }
 
-/** The strict validating pass; on success `table` holds every container's span. */
+/** The strict validating pass; on success `table` holds every value's record. */
 export class Validator {
   problem: string = "";
   offset: i32 = 0;
   /** span of the top-level value (without surrounding whitespace) */
   rootStart: i32 = 0;
   rootEnd: i32 = 0;
-  table: ContainerTable;
+  table: ValueTable;
+  /** raw key of the member whose value comes next (set by keyAndColon) */
+  private keyStart: i32 = 0;
+  private keyEnd: i32 = 0;
+  private sawEscape: bool = false;
   /** per open container: its table index << 1 | 1 when it is an object. Held in a field so a
    *  collecting runtime keeps it alive while run() uses its raw address. */
   private stack: StaticArray<i32>;
 
   constructor(public base: usize, public n: i32, public maxDepth: i32) {
-    this.table = new ContainerTable((n >> 5) + 4);
+    this.table = new ValueTable((n >> 4) + 4);
     this.stack = new StaticArray<i32>(min(max(maxDepth, 0), n) + 1);
   }
 
@@ -262,6 +226,7 @@ export class Validator {
     let inObject = false;
     let expectValue = true;
     let cur = 0; // table index of the innermost open container (read only while depth > 0)
+    let ks = 0, ke = 0; // raw key of the next value (0, 0 outside objects)
     let pos = skipWs(base, 0, n);
     if (pos >= n) return this.fail(E_EMPTY, pos);
     this.rootStart = pos;
@@ -270,6 +235,7 @@ export class Validator {
         if (pos >= n) return this.fail(E_EOF, pos);
         const c = <u32>load<u8>(base + <usize>pos);
         expectValue = false;
+        const vi = table.add(pos, ks, ke);
         if (c == 0x22) {
           const e = plainRunEnd(base, pos + 1, n);
           if (e < n && load<u8>(base + <usize>e) == 0x22) pos = e + 1;
@@ -280,18 +246,21 @@ export class Validator {
         } else if (c == 0x7B || c == 0x5B) {
           if (depth >= maxDepth) return this.fail(E_DEPTH, pos);
           inObject = c == 0x7B;
-          cur = table.open(pos);
+          cur = vi;
           store<i32>(stack + (<usize>depth << 2), (cur << 1) | <i32>inObject);
           depth++;
           pos = skipWs(base, pos + 1, n);
+          ks = ke = 0;
           // an empty container is closed by the separator branch below
           if (pos < n && <u32>load<u8>(base + <usize>pos) == c + 2) continue;
-          table.addChild(cur);
           expectValue = true;
           if (inObject) {
             pos = this.keyAndColon(pos);
             if (pos < 0) return false;
+            ks = this.keyStart;
+            ke = this.keyEnd;
           }
+          continue;
         } else if (c == 0x74 || c == 0x6E) {
           const word: u32 = c == 0x74 ? 0x65757274 : 0x6C6C756E; // "true" / "null"
           if (pos + 4 > n || load<u32>(base + <usize>pos) != word) return this.fail(E_LITERAL, pos);
@@ -306,6 +275,7 @@ export class Validator {
         } else {
           return this.fail(E_UNEXPECTED, pos);
         }
+        table.close(vi, pos);
         continue;
       }
       // after a value: separator, closing bracket, or the end of the document
@@ -319,11 +289,12 @@ export class Validator {
       const c = <u32>load<u8>(base + <usize>pos);
       if (c == 0x2C) {
         pos = skipWs(base, pos + 1, n);
-        table.addChild(cur);
         expectValue = true;
         if (inObject) {
           pos = this.keyAndColon(pos);
           if (pos < 0) return false;
+          ks = this.keyStart;
+          ke = this.keyEnd;
         }
         continue;
       }
@@ -336,6 +307,7 @@ export class Validator {
         inObject = (top & 1) != 0;
         cur = top >> 1;
       }
+      ks = ke = 0;
     }
   }
 
@@ -350,11 +322,16 @@ export class Validator {
     const base = this.base;
     const n = this.n;
     if (pos >= n || load<u8>(base + <usize>pos) != 0x22) { this.fail(pos >= n ? E_EOF : E_KEY, pos); return -1; }
+    this.keyStart = pos + 1;
     const e = plainRunEnd(base, pos + 1, n);
-    if (e < n && load<u8>(base + <usize>e) == 0x22) pos = e + 1;
-    else {
+    if (e < n && load<u8>(base + <usize>e) == 0x22) {
+      pos = e + 1;
+      this.keyEnd = e;
+    } else {
+      this.sawEscape = false;
       pos = this.scanString(pos);
       if (pos < 0) return -1;
+      this.keyEnd = (pos - 1) | (<i32>this.sawEscape << 31);
     }
     pos = skipWs(base, pos, n);
     if (pos >= n || load<u8>(base + <usize>pos) != 0x3A) { this.fail(pos >= n ? E_EOF : E_COLON, pos); return -1; }
@@ -391,6 +368,7 @@ export class Validator {
     const base = this.base;
     if (p + 1 >= this.n) { this.fail(E_STRING_EOF, p); return -1; }
     const d = <u32>load<u8>(base + <usize>p + 1);
+    this.sawEscape = true;
     if (d == 0x22 || d == 0x5C || d == 0x2F || d == 0x62 || d == 0x66 || d == 0x6E || d == 0x72 || d == 0x74) return p + 2;
     if (d == 0x75 && p + 6 <= this.n && hex4(base, p + 2) >= 0) return p + 6;
     this.fail(E_ESCAPE, p);

@@ -9,9 +9,10 @@
 // Nothing here knows about Kubernetes; it needs only the AssemblyScript standard library and
 // works under `--runtime minimal` (with __collect between calls), `stub` and `incremental`.
 //
-// Design: parseJson validates the whole input in one iterative pass and records only where each
-// container ends; nodes are spans into the input and containers materialise their direct children
-// on first access. A clean node serializes as one copy of its source bytes; mutations mark the
+// Design: parseJson validates the whole input in one iterative pass and records every value's
+// span, raw key and next sibling; nodes are spans into the input. An untouched container answers
+// get/has/at/keyAt/size from the records, creating only the node it returns (kept unique per
+// document), and builds its full child list only when first mutated or iterated as a whole. A clean node serializes as one copy of its source bytes; mutations mark the
 // path to the root dirty, and only dirty containers are re-emitted (compactly).
 // Members whose names start with `_` are internal.
 

@@ -1,15 +1,12 @@
 // The DOM node. Every scalar is a span of UTF-8 bytes (source text, or bytes encoded when the
 // value was constructed), so readers and the writer have one code path. Containers keep their
-// source span and materialise their direct children lazily, on first access; a container is
+// source span and create child nodes lazily from the validator's value records (see JsonDoc); a container is
 // re-emitted only when it is dirty (a child was added, replaced or removed below it).
 
 import { i64ToDecimal, u64ToDecimal } from "../util/decimal";
 import { JsonKind, Read, ReadState } from "./types";
 import { ByteSink } from "./sink";
-import {
-  ContainerTable, Validator, containsBackslash, decodeStringBody, lastSkippedStringEscaped, stringBodyDecodes, scanNumber, skipNumber,
-  skipString, skipWs,
-} from "./grammar";
+import { ValueTable, Validator, containsBackslash, decodeStringBody, stringBodyDecodes, scanNumber } from "./grammar";
 import { readIntText } from "./numbers";
 
 /** The result of parsing: `value` is non-null iff `ok`; `error` names the problem and byte offset. */
@@ -25,7 +22,7 @@ export function parseJson(bytes: Uint8Array, maxDepth: i32 = 1000): ParseResult 
   const v = new Validator(bytes.dataStart, n, maxDepth);
   if (!v.run()) return new ParseResult(null, v.message, v.offset);
   const kind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>v.rootStart));
-  const root = JsonValue._span(kind, bytes, v.table, 0, v.rootStart, v.rootEnd);
+  const root = JsonValue._span(kind, bytes, new JsonDoc(v.table, bytes), 0, v.rootStart, v.rootEnd);
   // the root alone re-emits the whole input, surrounding whitespace included
   root._outerStart = 0;
   root._outerEnd = n;
@@ -58,6 +55,66 @@ function keyBytesFor(key: string): Uint8Array | null {
   return null;
 }
 
+/**
+ * One parsed document (or a clean copy of a part of it): the validator's value records, and the
+ * node handed out for each value index so far. A container whose child list is not built answers
+ * get/has/at/keyAt/size from the records and creates only the node it returns; this table keeps
+ * that node unique (the same member gives the same live node), and the child list, built on the
+ * first mutation or full iteration, reuses it.
+ */
+export class JsonDoc {
+  nodes: StaticArray<JsonValue | null> | null = null;
+  constructor(public table: ValueTable, public bytes: Uint8Array) {}
+
+  /** the node of value `i`, a direct child of `parent` (created on first request) */
+  node(i: i32, parent: JsonValue): JsonValue {
+    const table = this.table;
+    let nodes = this.nodes;
+    if (nodes === null) {
+      nodes = new StaticArray<JsonValue | null>(table.count);
+      this.nodes = nodes;
+    }
+    if (<u32>i < <u32>nodes.length) {
+      const have = unchecked(nodes[i]);
+      if (have !== null) return have;
+    }
+    const bytes = this.bytes;
+    const start = table.field(i, 0);
+    let end = table.field(i, 1);
+    // cannot happen for a child index of a validated document; yields a null node instead of a trap
+    if (start < 0 || end < start || end > bytes.length) return JsonValue.nul();
+    const v = JsonValue._span(kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start)), bytes, this, i, start, end);
+    v._parent = parent;
+    if (parent._kind == JsonKind.Object) {
+      const ke = table.field(i, 3);
+      v._keyBytes = bytes;
+      v._keyStart = table.field(i, 2);
+      v._keyEnd = ke & 0x7FFFFFFF;
+      v._keyEscaped = ke < 0;
+    }
+    if (<u32>i < <u32>nodes.length) unchecked(nodes[i] = v);
+    return v;
+  }
+}
+
+/** compares the raw key [ks, ke) of `bytes` (escaped: contains a backslash) with `key` (whose UTF-8
+ *  is `wanted`; null when `key` is ASCII, which is then compared unit by unit without encoding) */
+function rawKeyEquals(bytes: Uint8Array, ks: i32, ke: i32, escaped: bool, key: string, wanted: Uint8Array | null): bool {
+  if (escaped) {
+    const s = decodeStringBody(bytes.dataStart, ks, ke, false);
+    return s !== null && s == key;
+  }
+  const n = ke - ks;
+  const raw = bytes.dataStart + <usize>ks;
+  if (wanted !== null) return n == wanted.length && memory.compare(raw, wanted.dataStart, <usize>n) == 0;
+  if (n != key.length) return false;
+  const k = changetype<usize>(key);
+  for (let i = 0; i < n; i++) {
+    if (<u32>load<u8>(raw + <usize>i) != <u32>load<u16>(k + (<usize>i << 1))) return false;
+  }
+  return true;
+}
+
 function scalarOf(kind: JsonKind, bytes: Uint8Array): JsonValue {
   return JsonValue._span(kind, bytes, null, -1, 0, bytes.length);
 }
@@ -74,9 +131,9 @@ export class JsonValue {
   _kind: JsonKind = JsonKind.Null;
   /** bytes holding this value's text; null only for containers built with object()/array() */
   _bytes: Uint8Array | null = null;
-  /** container table of the parsed document, and this container's index in it */
-  _table: ContainerTable | null = null;
-  _ci: i32 = -1;
+  /** the parsed document and this value's index in its records (null, -1 for new values) */
+  _doc: JsonDoc | null = null;
+  _vi: i32 = -1;
   _start: i32 = 0;
   _end: i32 = 0;
   /** what a clean node re-emits: the span, or the whole input for a parsed root */
@@ -91,14 +148,19 @@ export class JsonValue {
   _keyStart: i32 = 0;
   _keyEnd: i32 = 0;
   _keyEscaped: bool = false;
+  /** while the child list is not built: the last child position looked up by index, and its value
+   *  index (sequential at()/keyAt() walks the records in O(1) per step); the child count or -1 */
+  _curPos: i32 = -1;
+  _curVi: i32 = -1;
+  _count: i32 = -1;
 
   /** a node over bytes[start, end) */
-  static _span(kind: JsonKind, bytes: Uint8Array, table: ContainerTable | null, ci: i32, start: i32, end: i32): JsonValue {
+  static _span(kind: JsonKind, bytes: Uint8Array, doc: JsonDoc | null, vi: i32, start: i32, end: i32): JsonValue {
     const v = new JsonValue();
     v._kind = kind;
     v._bytes = bytes;
-    v._table = table;
-    v._ci = ci;
+    v._doc = doc;
+    v._vi = vi;
     v._start = v._outerStart = start;
     v._end = v._outerEnd = end;
     return v;
@@ -224,11 +286,19 @@ export class JsonValue {
   /** the value of the LAST member with this decoded key, or null */
   get(key: string): JsonValue | null {
     if (this._kind != JsonKind.Object) return null;
+    const doc = this._doc;
+    if (this._items === null && doc !== null) {
+      const vi = this.lastRecordOfKey(doc, key);
+      return vi < 0 ? null : doc.node(vi, this);
+    }
     const i = this.lastIndexOfKey(key);
     return i < 0 ? null : unchecked(this._children()[i]);
   }
   has(key: string): bool {
-    return this._kind == JsonKind.Object && this.lastIndexOfKey(key) >= 0;
+    if (this._kind != JsonKind.Object) return false;
+    const doc = this._doc;
+    if (this._items === null && doc !== null) return this.lastRecordOfKey(doc, key) >= 0;
+    return this.lastIndexOfKey(key) >= 0;
   }
   /** replace the last occurrence in place (keeping its position), else append; false on non-objects */
   set(key: string, value: JsonValue): bool {
@@ -268,6 +338,14 @@ export class JsonValue {
   /** decoded key of the i-th member ("" when out of range or not an object) */
   keyAt(i: i32): string {
     if (this._kind != JsonKind.Object) return "";
+    const doc = this._doc;
+    if (this._items === null && doc !== null) {
+      const vi = this.recordAt(doc, i);
+      if (vi < 0) return "";
+      const ke = doc.table.field(vi, 3);
+      const s = decodeStringBody(doc.bytes.dataStart, doc.table.field(vi, 2), ke & 0x7FFFFFFF, false);
+      return s !== null ? s : "";
+    }
     const items = this._children();
     if (i < 0 || i >= items.length) return "";
     return unchecked(items[i])._decodedKey();
@@ -303,10 +381,20 @@ export class JsonValue {
 
   // ---- arrays and objects ----
   /** number of members (object) or items (array); 0 otherwise */
-  size(): i32 { return this.isContainer() ? this._children().length : 0; }
+  size(): i32 {
+    if (!this.isContainer()) return 0;
+    const doc = this._doc;
+    if (this._items === null && doc !== null) return this.recordCount(doc);
+    return this._children().length;
+  }
   /** i-th item (array) or i-th member value (object); null when out of range */
   at(i: i32): JsonValue | null {
     if (!this.isContainer()) return null;
+    const doc = this._doc;
+    if (this._items === null && doc !== null) {
+      const vi = this.recordAt(doc, i);
+      return vi < 0 ? null : doc.node(vi, this);
+    }
     const items = this._children();
     if (i < 0 || i >= items.length) return null;
     return unchecked(items[i]);
@@ -375,69 +463,95 @@ export class JsonValue {
   // ---- internals ----
   isContainer(): bool { return this._kind == JsonKind.Array || this._kind == JsonKind.Object; }
 
-  /** the direct children, materialised from the source span on first use */
+  /** the direct children, materialised from the value records on first use (reusing the nodes
+   *  already handed out) */
   _children(): Array<JsonValue> {
     let items = this._items;
     if (items !== null) return items;
-    const bytes = this._bytes;
-    const table = this._table;
-    // the table knows the child count: allocate the list at its final size (no regrowth)
-    const count = table !== null ? max(table.field(this._ci, 3), 0) : 0;
-    items = new Array<JsonValue>(count);
-    items.length = 0;
-    if (bytes !== null && this.isContainer()) this.scanChildren(bytes, items);
+    const doc = this._doc;
+    if (doc === null || !this.isContainer()) {
+      items = new Array<JsonValue>();
+    } else {
+      const count = this.recordCount(doc);
+      items = new Array<JsonValue>(count);
+      items.length = 0;
+      const table = doc.table;
+      const limit = table.field(this._vi, 4);
+      let vi = this._vi + 1;
+      while (vi < limit) {
+        items.push(doc.node(vi, this));
+        const next = table.field(vi, 4);
+        if (next <= vi) break;
+        vi = next;
+      }
+    }
     this._items = items;
     return items;
   }
 
-  /** Walks the validated container text once, creating one span node per direct child. */
-  private scanChildren(bytes: Uint8Array, items: Array<JsonValue>): void {
-    const base = bytes.dataStart;
-    const table = this._table;
-    if (table === null) return;
-    const isObject = this._kind == JsonKind.Object;
-    const close = this._end - 1; // offset of the closing bracket
-    let nextContainer = this._ci + 1; // children's containers follow in document order
-    let p = this._start + 1;
-    while (true) {
-      p = skipWs(base, p, close);
-      if (p >= close) return;
-      let keyStart = 0, keyEnd = 0, keyEscaped = false;
-      if (isObject) {
-        keyStart = p + 1;
-        p = skipString(base, p, close);
-        keyEnd = p - 1;
-        keyEscaped = lastSkippedStringEscaped();
-        p = skipWs(base, p, close) + 1; // past ':'
-        p = skipWs(base, p, close);
-        if (p >= close) return;
-      }
-      const c = <u32>load<u8>(base + <usize>p);
-      let ci = -1;
-      let end: i32;
-      if (c == 0x7B || c == 0x5B) {
-        // cannot mismatch on validated text; the checks stop the walk instead of misreading
-        if (table.field(nextContainer, 0) != p) return;
-        ci = nextContainer;
-        end = table.field(ci, 1);
-        nextContainer = table.field(ci, 2);
-        if (end > close) return;
-      } else {
-        end = scalarEnd(base, c, p, close);
-      }
-      if (end <= p) return;
-      const child = JsonValue._span(kindOfLeadByte(c), bytes, table, ci, p, end);
-      child._parent = this;
-      if (isObject) {
-        child._keyBytes = bytes;
-        child._keyStart = keyStart;
-        child._keyEnd = keyEnd;
-        child._keyEscaped = keyEscaped;
-      }
-      items.push(child);
-      p = skipWs(base, end, close);
-      if (p < close && load<u8>(base + <usize>p) == 0x2C) p++;
+  /** number of direct children per the records (list not built) */
+  private recordCount(doc: JsonDoc): i32 {
+    let count = this._count;
+    if (count >= 0) return count;
+    count = 0;
+    const table = doc.table;
+    const limit = table.field(this._vi, 4);
+    let vi = this._vi + 1;
+    while (vi < limit) {
+      count++;
+      const next = table.field(vi, 4);
+      if (next <= vi) break;
+      vi = next;
     }
+    this._count = count;
+    return count;
+  }
+
+  /** value index of the i-th direct child per the records (list not built), or -1 */
+  private recordAt(doc: JsonDoc, i: i32): i32 {
+    if (i < 0) return -1;
+    const table = doc.table;
+    const limit = table.field(this._vi, 4);
+    let pos = 0;
+    let vi = this._vi + 1;
+    if (this._curPos >= 0 && this._curPos <= i) {
+      pos = this._curPos;
+      vi = this._curVi;
+    }
+    while (pos < i && vi < limit) {
+      const next = table.field(vi, 4);
+      if (next <= vi) return -1;
+      vi = next;
+      pos++;
+    }
+    if (vi >= limit || vi < 0) return -1;
+    this._curPos = pos;
+    this._curVi = vi;
+    return vi;
+  }
+
+  /** value index of the last direct member with this key per the records (list not built), or -1 */
+  private lastRecordOfKey(doc: JsonDoc, key: string): i32 {
+    const table = doc.table;
+    const bytes = doc.bytes;
+    const wanted = keyBytesFor(key);
+    const len = wanted !== null ? wanted.length : key.length;
+    // every index below `limit` is a record (limit <= count), read without per-field checks
+    const limit = min(table.field(this._vi, 4), table.count);
+    const data = changetype<usize>(table.data);
+    let found = -1;
+    let vi = this._vi + 1;
+    while (vi < limit) {
+      const slot = data + <usize>vi * 20;
+      const ks = load<i32>(slot, 8);
+      const ke = load<i32>(slot, 12);
+      // an unescaped raw key of another length cannot match: most members are rejected here
+      if ((ke < 0 || ke - ks == len) && rawKeyEquals(bytes, ks, ke & 0x7FFFFFFF, ke < 0, key, wanted)) found = vi;
+      const next = load<i32>(slot, 16);
+      if (next <= vi) break;
+      vi = next;
+    }
+    return found;
   }
 
   private lastIndexOfKey(key: string): i32 {
@@ -458,16 +572,7 @@ export class JsonValue {
   _keyEquals(key: string, wanted: Uint8Array | null): bool {
     const kb = this._keyBytes;
     if (kb === null) return false;
-    if (this._keyEscaped) return this._decodedKey() == key;
-    const n = this._keyEnd - this._keyStart;
-    const raw = kb.dataStart + <usize>this._keyStart;
-    if (wanted !== null) return n == wanted.length && memory.compare(raw, wanted.dataStart, <usize>n) == 0;
-    if (n != key.length) return false;
-    const k = changetype<usize>(key);
-    for (let i = 0; i < n; i++) {
-      if (<u32>load<u8>(raw + <usize>i) != <u32>load<u16>(k + (<usize>i << 1))) return false;
-    }
-    return true;
+    return rawKeyEquals(kb, this._keyStart, this._keyEnd, this._keyEscaped, key, wanted);
   }
 
   _decodedKey(): string {
@@ -526,19 +631,15 @@ export class JsonValue {
   /** an unlinked copy: clean nodes share their text; dirty containers are re-emitted and re-read */
   private copy(): JsonValue {
     const bytes = this._bytes;
-    if (!this.dirty && bytes !== null) return JsonValue._span(this._kind, bytes, this._table, this._ci, this._start, this._end);
+    if (!this.dirty && bytes !== null) {
+      // a copy is a new identity: it gets its own node table over the same records
+      const doc = this._doc;
+      return JsonValue._span(this._kind, bytes, doc !== null && this.isContainer() ? new JsonDoc(doc.table, bytes) : null, this._vi, this._start, this._end);
+    }
     const text = this.toBytes();
     const parsed = parseJson(text, i32.MAX_VALUE).value;
     return parsed !== null ? parsed : JsonValue.nul();
   }
-}
-
-/** The end of the validated scalar whose lead byte `c` is at p, bounded by `limit`. */
-function scalarEnd(base: usize, c: u32, p: i32, limit: i32): i32 {
-  if (c == 0x22) return skipString(base, p, limit);
-  if (c == 0x74 || c == 0x6E) return min(p + 4, limit);
-  if (c == 0x66) return min(p + 5, limit);
-  return skipNumber(base, p, limit);
 }
 
 /** Iterative writer: clean nodes are one copy of their text; dirty containers re-emit compactly. */
