@@ -18,5 +18,5 @@
 
 export { JsonKind, ReadState, Read } from "./types";
 export { ByteSink } from "./sink";
-export { ParseResult, parseJson, parseJsonString, JsonValue } from "./value";
+export { ParseResult, parseJson, parseJsonString, isJsonObjectText, JsonValue } from "./value";
 export { jsonEquals } from "./equals";

@@ -103,6 +103,12 @@ export class ByteSink {
     this.putByte(0x22);
   }
 
+  /** forgets the written bytes (the storage is kept for reuse) */
+  reset(): void { this.len = 0; }
+
+  /** the address of the written bytes (valid until the next write) */
+  get dataStart(): usize { return changetype<usize>(this.buf); }
+
   /** a view of the written bytes */
   bytes(): Uint8Array { return Uint8Array.wrap(this.buf, 0, this.len); }
 

@@ -34,6 +34,18 @@ export function parseJsonString(text: string, maxDepth: i32 = 1000): ParseResult
   return parseJson(Uint8Array.wrap(String.UTF8.encode(text)), maxDepth);
 }
 
+/** Whether `parseJsonString(text, maxDepth).value` would be an object, without building the DOM. */
+export function isJsonObjectText(text: string, maxDepth: i32 = 1000): bool {
+  // the same bytes parseJsonString parses (String.UTF8.encode, lone surrogates as WTF-8)
+  const n = <i32>String.UTF8.byteLength(text);
+  const buffer = new ArrayBuffer(n);
+  const base = changetype<usize>(buffer);
+  String.UTF8.encodeUnsafe(changetype<usize>(text), text.length, base);
+  const v = new Validator(base, n, maxDepth);
+  if (!v.run()) return false;
+  return v.rootStart < n && load<u8>(base + <usize>v.rootStart) == 0x7B;
+}
+
 function kindOfLeadByte(c: u32): JsonKind {
   if (c == 0x7B) return JsonKind.Object;
   if (c == 0x5B) return JsonKind.Array;
@@ -65,6 +77,13 @@ function keyBytesFor(key: string): Uint8Array | null {
 export class JsonDoc {
   nodes: StaticArray<JsonValue | null> | null = null;
   constructor(public table: ValueTable, public bytes: Uint8Array) {}
+
+  /** the node already handed out for value `i`, or null */
+  existing(i: i32): JsonValue | null {
+    const nodes = this.nodes;
+    if (nodes === null || <u32>i >= <u32>nodes.length) return null;
+    return unchecked(nodes[i]);
+  }
 
   /** the node of value `i`, a direct child of `parent` (created on first request) */
   node(i: i32, parent: JsonValue): JsonValue {
@@ -113,6 +132,60 @@ function rawKeyEquals(bytes: Uint8Array, ks: i32, ke: i32, escaped: bool, key: s
     if (<u32>load<u8>(raw + <usize>i) != <u32>load<u16>(k + (<usize>i << 1))) return false;
   }
   return true;
+}
+
+// what JsonValue._locateMember found (read right after it, never kept across calls)
+let probeKind: JsonKind = JsonKind.Null;
+let probeData: usize = 0;
+let probeStart: i32 = 0;
+let probeEnd: i32 = 0;
+
+/** compares n raw UTF-8 bytes at `raw` with the decoded `text` */
+function rawTextEquals(raw: usize, n: i32, text: string): bool {
+  const wanted = keyBytesFor(text);
+  if (wanted !== null) return n == wanted.length && memory.compare(raw, wanted.dataStart, <usize>n) == 0;
+  if (n != text.length) return false;
+  const k = changetype<usize>(text);
+  for (let i = 0; i < n; i++) {
+    if (<u32>load<u8>(raw + <usize>i) != <u32>load<u16>(k + (<usize>i << 1))) return false;
+  }
+  return true;
+}
+
+// New string texts (values and keys) are encoded in a reused scratch sink, then copied into a
+// shared arena: each costs one view instead of a sink, its buffer and a view. A full arena is
+// replaced (views keep theirs alive), never reused, so earlier values stay valid.
+let scratchSink: ByteSink | null = null;
+let arena: ArrayBuffer | null = null;
+let arenaUsed: i32 = 0;
+const ARENA_SIZE: i32 = 2048;
+
+/** `text` as a JSON string literal (RFC 8259 escaping), in bytes of its own */
+function jsonStringBytes(text: string): Uint8Array {
+  let sink = scratchSink;
+  if (sink === null) {
+    sink = new ByteSink(256);
+    scratchSink = sink;
+  }
+  sink.reset();
+  sink.writeJsonString(text);
+  const n = sink.length;
+  if (n > ARENA_SIZE >> 2) {
+    // a long text gets a buffer of its own instead of most of an arena
+    const own = new ArrayBuffer(n);
+    memory.copy(changetype<usize>(own), sink.dataStart, <usize>n);
+    return Uint8Array.wrap(own, 0, n);
+  }
+  let buf = arena;
+  if (buf === null || arenaUsed + n > buf.byteLength) {
+    buf = new ArrayBuffer(ARENA_SIZE);
+    arena = buf;
+    arenaUsed = 0;
+  }
+  const at = arenaUsed;
+  memory.copy(changetype<usize>(buf) + <usize>at, sink.dataStart, <usize>n);
+  arenaUsed = at + n;
+  return Uint8Array.wrap(buf, at, n);
 }
 
 function scalarOf(kind: JsonKind, bytes: Uint8Array): JsonValue {
@@ -168,9 +241,7 @@ export class JsonValue {
 
   // ---- constructors for new values ----
   static str(text: string): JsonValue {
-    const sink = new ByteSink(text.length * 6 + 2);
-    sink.writeJsonString(text);
-    return scalarOf(JsonKind.String, sink.bytes());
+    return scalarOf(JsonKind.String, jsonStringBytes(text));
   }
   static bool(value: bool): JsonValue { return scalarOf(JsonKind.Bool, utf8Bytes(value ? "true" : "false")); }
   static nul(): JsonValue { return scalarOf(JsonKind.Null, utf8Bytes("null")); }
@@ -349,6 +420,83 @@ export class JsonValue {
     const items = this._children();
     if (i < 0 || i >= items.length) return "";
     return unchecked(items[i])._decodedKey();
+  }
+
+  // ---- allocation-free member probes (no node, no Read; for values that are only tested) ----
+  /** the kind of member `key` (its last occurrence), or -1 when missing or this is not an object */
+  memberKind(key: string): i32 {
+    return this._locateMember(key) ? <i32>probeKind : -1;
+  }
+  /** whether member `key` is a string that asString() would decode (what `get(key)` then
+   *  `isDecodableString()` answers), without creating its node */
+  memberIsDecodableString(key: string): bool {
+    if (!this._locateMember(key) || probeKind != JsonKind.String) return false;
+    return stringBodyDecodes(probeData, probeStart + 1, probeEnd - 1);
+  }
+  /** the decoded string of member `key`, or null when it is missing, not a string or not decodable
+   *  (exactly when `readString(key)` is not Ok), without a node or a Read */
+  stringOrNull(key: string): string | null {
+    if (!this._locateMember(key) || probeKind != JsonKind.String) return null;
+    return decodeStringBody(probeData, probeStart + 1, probeEnd - 1, true);
+  }
+  /** whether member `key` is a string whose decoded value is `text` (readString(key) Ok and equal),
+   *  compared on the raw bytes when the value has no escapes */
+  stringEquals(key: string, text: string): bool {
+    if (!this._locateMember(key) || probeKind != JsonKind.String) return false;
+    const data = probeData;
+    const s = probeStart + 1;
+    const e = probeEnd - 1;
+    if (containsBackslash(data, s, e)) {
+      const d = decodeStringBody(data, s, e, true);
+      return d !== null && d == text;
+    }
+    return rawTextEquals(data + <usize>s, e - s, text);
+  }
+  /** whether member `key` is the boolean `value` (readBool(key) Ok with that value) */
+  memberIsBool(key: string, value: bool): bool {
+    if (!this._locateMember(key) || probeKind != JsonKind.Bool || probeData == 0) return false;
+    return (load<u8>(probeData + <usize>probeStart) == 0x74) == value;
+  }
+  /** this string value decoded, or null when it is not a decodable string (asString() not Ok) */
+  stringValue(): string | null {
+    const bytes = this._bytes;
+    if (this._kind != JsonKind.String || bytes === null) return null;
+    return decodeStringBody(bytes.dataStart, this._start + 1, this._end - 1, true);
+  }
+
+  /** finds the last member `key`; leaves its kind in probeKind and, for a string, its text span
+   *  in probeData/probeStart/probeEnd (read at once, within the call that owns the bytes) */
+  private _locateMember(key: string): bool {
+    if (this._kind != JsonKind.Object) return false;
+    const doc = this._doc;
+    if (this._items === null && doc !== null) {
+      const vi = this.lastRecordOfKey(doc, key);
+      if (vi < 0) return false;
+      const bytes = doc.bytes;
+      const start = doc.table.field(vi, 0);
+      const end = doc.table.field(vi, 1);
+      if (start < 0 || end <= start || end > bytes.length) return false;
+      probeKind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start));
+      probeData = bytes.dataStart;
+      probeStart = start;
+      probeEnd = end;
+      return true;
+    }
+    const i = this.lastIndexOfKey(key);
+    if (i < 0) return false;
+    const v = unchecked(this._children()[i]);
+    probeKind = v._kind;
+    const bytes = v._bytes;
+    if (bytes === null || v._end < v._start) {
+      if (probeKind == JsonKind.String) return false; // cannot happen: every string has its text
+      probeData = 0;
+      probeStart = probeEnd = 0;
+      return true;
+    }
+    probeData = bytes.dataStart;
+    probeStart = v._start;
+    probeEnd = v._end;
+    return true;
   }
 
   // ---- typed optional-field readers on objects (Absent when the key is missing or this is not an object) ----
@@ -583,9 +731,7 @@ export class JsonValue {
   }
 
   private setKey(key: string): void {
-    const sink = new ByteSink(key.length * 6 + 2);
-    sink.writeJsonString(key);
-    const kb = sink.bytes();
+    const kb = jsonStringBytes(key);
     this._keyBytes = kb;
     this._keyStart = 1;
     this._keyEnd = kb.length - 1;
@@ -651,6 +797,13 @@ function writeValue(root: JsonValue, sink: ByteSink): void {
   while (stack.length > 0) {
     const top = stack.length - 1;
     const node = unchecked(stack[top]);
+    const doc = node._doc;
+    if (node._items === null && doc !== null) {
+      // dirty below, but its own member list never changed: walk the records (as _children()
+      // would), writing untouched members straight from the source without creating nodes
+      writeRecordStep(node, doc, sink, stack, next, top);
+      continue;
+    }
     const items = node._children();
     const i = unchecked(next[top]);
     if (i >= items.length) {
@@ -664,6 +817,38 @@ function writeValue(root: JsonValue, sink: ByteSink): void {
     const child = unchecked(items[i]);
     if (node._kind == JsonKind.Object) writeKey(child, sink);
     if (!writeLeaf(child, sink)) openContainer(child, sink, stack, next);
+  }
+}
+
+/** one step of a records walk: `next[top]` is 0 before the first member, then the value index of
+ *  the next member, or -1 when done */
+function writeRecordStep(node: JsonValue, doc: JsonDoc, sink: ByteSink, stack: Array<JsonValue>, next: Array<i32>, top: i32): void {
+  const table = doc.table;
+  const limit = table.field(node._vi, 4);
+  let vi = unchecked(next[top]);
+  const first = vi == 0;
+  if (first) vi = node._vi + 1;
+  if (vi < 0 || vi >= limit) {
+    sink.writeByte(node._kind == JsonKind.Object ? 0x7D : 0x5D);
+    stack.pop();
+    next.pop();
+    return;
+  }
+  const after = table.field(vi, 4);
+  unchecked(next[top] = after <= vi ? -1 : after);
+  if (!first) sink.writeByte(0x2C);
+  const bytes = doc.bytes;
+  if (node._kind == JsonKind.Object) {
+    sink.writeByte(0x22);
+    sink.writeBytes(bytes, table.field(vi, 2), table.field(vi, 3) & 0x7FFFFFFF);
+    sink.writeByte(0x22);
+    sink.writeByte(0x3A);
+  }
+  const child = doc.existing(vi);
+  if (child === null) {
+    sink.writeBytes(bytes, table.field(vi, 0), table.field(vi, 1));
+  } else if (!writeLeaf(child, sink)) {
+    openContainer(child, sink, stack, next);
   }
 }
 

@@ -74,8 +74,27 @@ export function readLabel(object: JsonValue, key: string): Read<string> {
 
 /** The annotation value when it is a string, else "" (absent, null or wrong type). */
 export function annotationOrEmpty(object: JsonValue, key: string): string {
-  const r = readAnnotation(object, key);
-  return r.ok ? r.value : "";
+  // readAnnotation(object, key) Ok, without its Read
+  const map = metadataMapOrNull(object, ANNOTATIONS);
+  if (map === null) return "";
+  const s = map.stringOrNull(key);
+  return s !== null ? s : "";
+}
+
+/** Whether the annotation is a string equal to `value` (readAnnotation Ok with that value), compared
+ *  without decoding it. */
+export function annotationEquals(object: JsonValue, key: string, value: string): bool {
+  const map = metadataMapOrNull(object, ANNOTATIONS);
+  return map !== null && map.stringEquals(key, value);
+}
+
+/** `metadata.<mapName>` when `object`, its metadata and the map are all objects, else null. */
+function metadataMapOrNull(object: JsonValue, mapName: string): JsonValue | null {
+  if (!object.isObject()) return null;
+  const metadata = object.get("metadata");
+  if (metadata === null || !metadata.isObject()) return null;
+  const map = metadata.get(mapName);
+  return map !== null && map.isObject() ? map : null;
 }
 
 /** Sets `metadata.annotations[key] = value`, creating `metadata`/`annotations` when absent or null.
@@ -86,8 +105,7 @@ export function setAnnotation(object: JsonValue, key: string, value: string): bo
   if (metadata === null) return false;
   const map = ensureObjectMember(metadata, ANNOTATIONS);
   if (map === null) return false;
-  const existing = map.readString(key);
-  if (existing.ok && existing.value == value) return true;
+  if (map.stringEquals(key, value)) return true;
   return map.set(key, JsonValue.str(value));
 }
 

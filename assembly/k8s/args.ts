@@ -8,10 +8,11 @@ import { stringItems } from "./fields";
 
 /** Some token equals `flag` or starts with `flag=`. */
 export function hasFlag(args: string[], flag: string): bool {
-  const prefix = flag + "=";
+  // `flag` or a token starting with `flag=`, without building the prefix
+  const n = flag.length;
   for (let i = 0; i < args.length; i++) {
     const t = args[i];
-    if (t == flag || t.startsWith(prefix)) return true;
+    if (t == flag || (t.length > n && t.charCodeAt(n) == 0x3D && t.startsWith(flag))) return true;
   }
   return false;
 }

@@ -2,7 +2,7 @@
 // init and ephemeral containers are separate lists.
 import { i32ToDecimal } from "../util/decimal";
 import { JsonValue } from "../json/index";
-import { isUnset, itemName } from "./fields";
+import { isUnset, itemName, itemNamed } from "./fields";
 
 /** `spec.containers` as read: `list` is the live array (null when absent/null), `error` the detail
  *  text when `spec` or the list has the wrong type. */
@@ -45,8 +45,7 @@ export function findNamedIndex(list: JsonValue | null, name: string): i32 {
   if (list === null || !list.isArray()) return -1;
   const n = list.size();
   for (let i = 0; i < n; i++) {
-    const itemNameText = itemName(list.at(i));
-    if (itemNameText !== null && itemNameText == name) return i;
+    if (itemNamed(list.at(i), name)) return i;
   }
   return -1;
 }

@@ -4,7 +4,7 @@
 // Edits only ever create or extend members, never change a member's kind, so checking all edits
 // against the original pod is sufficient.
 import { i32ToDecimal } from "../util/decimal";
-import { JsonValue, jsonEquals } from "../json/index";
+import { JsonKind, JsonValue, jsonEquals } from "../json/index";
 import { checkAnnotationsWritable, removeAnnotation, setAnnotation } from "./annotations";
 import { applyArgToArray, applyBareFlagToArray, appendTokensToArray } from "./args";
 import { containerPath } from "./containers";
@@ -299,30 +299,30 @@ function checkPodListEdit(pod: JsonValue, edit: Edit): string {
   if (edit.kind != EditKind.MergePullSecrets && !nodeFitsList(edit)) return "edit item for spec." + edit.field + " has no string name";
   const spec = pod.get("spec");
   if (spec === null) return "";
-  return checkListField(spec, edit.field, "spec");
+  return checkListField(spec, edit.field, -1);
 }
 
 function checkContainerEdit(pod: JsonValue, edit: Edit): string {
   const specDetail = checkSpec(pod);
   if (specDetail.length > 0) return specDetail;
-  const path = containerPath(edit.container);
+  // the container path is built only for a detail
   const container = containerForEdit(pod, edit.container);
-  if (container === null) return path + " does not exist or is not an object";
+  if (container === null) return containerPath(edit.container) + " does not exist or is not an object";
   switch (edit.kind) {
     case EditKind.AppendArgs:
-      return checkListField(container, "args", path);
+      return checkListField(container, "args", edit.container);
     case EditKind.ApplyArg:
     case EditKind.ApplyBareFlag:
-      return checkStringArray(container, "args", path);
+      return checkStringArray(container, "args", containerPath(edit.container));
     case EditKind.EnvSetIfAbsent:
-      return checkListField(container, "env", path);
+      return checkListField(container, "env", edit.container);
     case EditKind.EnvUpsert:
     case EditKind.EnvPrependPath:
-      return checkEnvWritable(container, edit.name, path);
+      return checkEnvWritable(container, edit.name, containerPath(edit.container));
     case EditKind.AppendToContainerList:
     case EditKind.AppendToContainerListIfAbsent:
-      if (!nodeFitsList(edit)) return "edit item for " + path + "." + edit.field + " has no string name";
-      return checkListField(container, edit.field, path);
+      if (!nodeFitsList(edit)) return "edit item for " + containerPath(edit.container) + "." + edit.field + " has no string name";
+      return checkListField(container, edit.field, edit.container);
     default:
       return "unknown edit";
   }
@@ -336,11 +336,12 @@ function nodeFitsList(edit: Edit): bool {
   return itemName(node) !== null;
 }
 
-function checkListField(parent: JsonValue, field: string, path: string): string {
-  const list = parent.get(field);
-  if (isUnset(list)) return "";
-  if (list === null || !list.isArray()) return path + "." + field + " is not an array";
-  return "";
+/** `<parent>.<field>` is unset or an array; `parent` is container `index`, or `spec` when index < 0
+ *  (the path is built only for the detail) */
+function checkListField(parent: JsonValue, field: string, index: i32): string {
+  const kind = parent.memberKind(field);
+  if (kind < 0 || kind == JsonKind.Null || kind == JsonKind.Array) return "";
+  return (index < 0 ? "spec" : containerPath(index)) + "." + field + " is not an array";
 }
 
 /** spec.containers[index] when it exists and is an object. */

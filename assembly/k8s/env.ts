@@ -2,7 +2,7 @@
 // of lmcache-injectors.md §6.2. Entries that are not objects or lack a string name never match.
 import { i32ToDecimal } from "../util/decimal";
 import { JsonValue } from "../json/index";
-import { ensureArrayMember, isUnset, itemName } from "./fields";
+import { ensureArrayMember, isUnset, itemName, itemNamed } from "./fields";
 
 /** `{"name":"<name>","value":"<value>"}` */
 export function envVar(name: string, value: string): JsonValue {
@@ -18,16 +18,18 @@ export function envIndices(env: JsonValue | null, name: string): i32[] {
   if (env === null || !env.isArray()) return out;
   const n = env.size();
   for (let i = 0; i < n; i++) {
-    const entryName = itemName(env.at(i));
-    if (entryName !== null && entryName == name) out.push(i);
+    if (itemNamed(env.at(i), name)) out.push(i);
   }
   return out;
 }
 
 /** Index of the first entry named `name`, or -1. */
 export function findEnvIndex(env: JsonValue | null, name: string): i32 {
-  const all = envIndices(env, name);
-  return all.length > 0 ? all[0] : -1;
+  // the first of envIndices(env, name), without the list
+  if (env === null || !env.isArray()) return -1;
+  const n = env.size();
+  for (let i = 0; i < n; i++) if (itemNamed(env.at(i), name)) return i;
+  return -1;
 }
 
 /** True when the entry has a `valueFrom` that is not null. */

@@ -57,9 +57,9 @@ export function stringItems(array: JsonValue | null): string[] | null {
   for (let i = 0; i < n; i++) {
     const item = array.at(i);
     if (item === null) return null;
-    const s = item.asString();
-    if (!s.ok) return null;
-    out.push(s.value);
+    const s = item.stringValue();
+    if (s === null) return null;
+    out.push(s);
   }
   return out;
 }
@@ -67,8 +67,12 @@ export function stringItems(array: JsonValue | null): string[] | null {
 /** The string `name` of an object item, or null (not an object, no name, or not a string). */
 export function itemName(item: JsonValue | null): string | null {
   if (item === null || !item.isObject()) return null;
-  const name = item.readString("name");
-  return name.ok ? name.value : null;
+  return item.stringOrNull("name");
+}
+
+/** Whether `itemName(item) == name`, compared without decoding the name. */
+export function itemNamed(item: JsonValue | null, name: string): bool {
+  return item !== null && item.stringEquals("name", name);
 }
 
 /** `{"name":"<name>"}` */

@@ -2,7 +2,7 @@
 // name, append-if-absent, and the pull-secret merge of lmcache-injectors.md §6.3. An existing
 // same-named item is kept unchanged (never reconciled). Wrong-typed items never match a name.
 import { JsonValue } from "../json/index";
-import { ensureArrayMember, ensureObjectMember, isUnset, itemName, nameRef } from "./fields";
+import { ensureArrayMember, ensureObjectMember, isUnset, itemName, itemNamed, nameRef } from "./fields";
 
 /** Some item of `list` is an object whose string `name` equals `name`. */
 export function hasItemNamed(list: JsonValue | null, name: string): bool {
@@ -15,8 +15,7 @@ export function countItemsNamed(list: JsonValue | null, name: string): i32 {
   let count = 0;
   const n = list.size();
   for (let i = 0; i < n; i++) {
-    const itemNameText = itemName(list.at(i));
-    if (itemNameText !== null && itemNameText == name) count++;
+    if (itemNamed(list.at(i), name)) count++;
   }
   return count;
 }

@@ -2,7 +2,7 @@
 // "" when fine, else a detail text such as `spec.containers[0].args[2] is not a string`. Absent
 // and null fields are fine (Kubernetes "not set").
 import { i32ToDecimal } from "../util/decimal";
-import { JsonValue } from "../json/index";
+import { JsonKind, JsonValue } from "../json/index";
 import { isUnset } from "./fields";
 
 function indexed(path: string, i: i32): string {
@@ -61,8 +61,7 @@ const enum NamedObjectProblem { None = 0, NotObject = 1, NameNotString = 2 }
 
 function namedObjectProblem(item: JsonValue | null): NamedObjectProblem {
   if (item === null || !item.isObject()) return NamedObjectProblem.NotObject;
-  const name = item.get("name");
-  if (name === null || !name.isDecodableString()) return NamedObjectProblem.NameNotString;
+  if (!item.memberIsDecodableString("name")) return NamedObjectProblem.NameNotString;
   return NamedObjectProblem.None;
 }
 
@@ -82,9 +81,9 @@ export function checkEnvList(container: JsonValue, path: string): string {
   for (let i = 0; i < n; i++) {
     const entry = env.at(i);
     if (entry === null) continue;
-    const value = entry.get("value");
-    if (isUnset(value)) continue;
-    if (value === null || !value.isDecodableString()) {
+    const kind = entry.memberKind("value");
+    if (kind < 0 || kind == JsonKind.Null) continue;
+    if (!entry.memberIsDecodableString("value")) {
       return indexed(path + ".env", i) + ".value is not a string";
     }
   }

@@ -66,7 +66,7 @@ export function classifyHostCall(operation: string, result: HostCallResult): Loo
 
 /** `{"api_version","kind","name","namespace"(null when ""),"disable_cache"}` */
 export function getResourcePayload(apiVersion: string, kind: string, name: string, namespace: string, disableCache: bool): Uint8Array {
-  const sink = new ByteSink(128);
+  const sink = new ByteSink(256); // room for the worst-case reservations of the writes below: no regrowth
   writeApiVersionKind(sink, apiVersion, kind);
   writeKey(sink, "name");
   sink.writeJsonString(name);
@@ -118,7 +118,12 @@ function writeSelectors(sink: ByteSink, labelSelector: string, fieldSelector: st
 
 /** `,"<key>":` — keys here are fixed ASCII identifiers. */
 function writeKey(sink: ByteSink, key: string): void {
-  sink.writeUtf8(",\"" + key + "\":");
+  // `,"<key>":` written piecewise (no concatenated string)
+  sink.writeByte(0x2C);
+  sink.writeByte(0x22);
+  sink.writeUtf8(key);
+  sink.writeByte(0x22);
+  sink.writeByte(0x3A);
 }
 
 function writeStringOrNull(sink: ByteSink, text: string): void {

@@ -2,7 +2,7 @@
 // (kubewarden-contract.md §2.1). The request arrives camelCase with absent optionals omitted.
 // Decoding never traps: structural problems come back as an error string; scalar fields of the
 // wrong JSON type read as "" / false so planners decide what matters to them.
-import { JsonValue, parseJson, ReadState } from "../json/index";
+import { JsonValue, parseJson } from "../json/index";
 
 export class GroupVersionKind {
   constructor(public group: string, public version: string, public kind: string) {}
@@ -43,8 +43,8 @@ export class ValidationRequest {
     if (object === null) return "";
     const metadata = object.get("metadata");
     if (metadata === null) return "";
-    const ns = metadata.readString("namespace");
-    return ns.ok ? ns.value : "";
+    const ns = metadata.stringOrNull("namespace");
+    return ns !== null ? ns : "";
   }
 }
 
@@ -84,8 +84,7 @@ function readRequestView(request: JsonValue, settings: JsonValue): ValidationReq
   view.namespace = stringOrEmpty(request, "namespace");
   view.name = stringOrEmpty(request, "name");
   view.subResource = stringOrEmpty(request, "subResource");
-  const dryRun = request.readBool("dryRun");
-  view.dryRun = dryRun.ok && dryRun.value;
+  view.dryRun = request.memberIsBool("dryRun", true);
   const kind = request.get("kind");
   if (kind !== null) {
     view.kind = new GroupVersionKind(stringOrEmpty(kind, "group"), stringOrEmpty(kind, "version"), stringOrEmpty(kind, "kind"));
@@ -101,8 +100,9 @@ function readRequestView(request: JsonValue, settings: JsonValue): ValidationReq
 }
 
 function stringOrEmpty(node: JsonValue, key: string): string {
-  const r = node.readString(key);
-  return r.state == ReadState.Ok ? r.value : "";
+  // readString(key) Ok, without its node and Read
+  const s = node.stringOrNull(key);
+  return s !== null ? s : "";
 }
 
 function nonNullMember(node: JsonValue, key: string): JsonValue | null {

@@ -2,7 +2,7 @@
 // rows 9–11, §9): the engine CR for `spec.injection`, then the `<name>-connection` ConfigMap and its
 // `kv-transfer-config.json` value with the D3 checks. Every function returns what happened and the
 // normative detail text; the planners attach the reason codes.
-import { JsonValue, parseJsonString } from "../json/index";
+import { isJsonObjectText, JsonValue } from "../json/index";
 import { KubernetesLookups, LookupResult, LookupStatus } from "../kubewarden/host";
 import { DNS1123_SUBDOMAIN_MAX_LENGTH } from "../validate/dns";
 import { utf8Length } from "../validate/chars";
@@ -43,7 +43,8 @@ export function connectionConfigMapName(engineName: string): string {
 
 /** X4: a ConfigMap name longer than a DNS-1123 subdomain cannot exist, so no lookup is made. */
 export function connectionConfigMapCanExist(engineName: string): bool {
-  return utf8Length(connectionConfigMapName(engineName)) <= DNS1123_SUBDOMAIN_MAX_LENGTH;
+  // the UTF-8 length of the concatenation, without building it
+  return utf8Length(engineName) + utf8Length(CONNECTION_CONFIGMAP_SUFFIX) <= DNS1123_SUBDOMAIN_MAX_LENGTH;
 }
 
 function stepForStatus(status: LookupStatus): EngineStep {
@@ -109,21 +110,25 @@ export function lookupConnectionConfigMap(lookups: KubernetesLookups, namespace:
 /** `data["kv-transfer-config.json"]` of a found ConfigMap; `data` of another kind than an object
  *  is an unreadable answer (Failed). */
 export function readConnectionValue(cm: JsonValue, namespace: string, engineName: string): ConnectionResult {
-  const cmName = connectionConfigMapName(engineName);
-  const missing = new ConnectionResult(EngineStep.ConfigMissing, "", detailConnectionConfigMissing(namespace, engineName));
+  // details are built only for the outcome that carries them
   const data = cm.get("data");
-  if (data === null || data.isNull()) return missing;
-  if (!data.isObject()) return new ConnectionResult(EngineStep.Failed, "", detailLookupFailed(CONFIGMAP_KIND, namespace, cmName));
-  const value = data.readString(CONNECTION_CONFIGMAP_DATA_KEY);
-  if (!value.ok || value.value.length == 0) return missing;
-  return new ConnectionResult(EngineStep.Ok, value.value, "");
+  if (data === null || data.isNull()) return configMissing(namespace, engineName);
+  if (!data.isObject()) {
+    return new ConnectionResult(EngineStep.Failed, "", detailLookupFailed(CONFIGMAP_KIND, namespace, connectionConfigMapName(engineName)));
+  }
+  const value = data.stringOrNull(CONNECTION_CONFIGMAP_DATA_KEY);
+  if (value === null || value.length == 0) return configMissing(namespace, engineName);
+  return new ConnectionResult(EngineStep.Ok, value, "");
+}
+
+function configMissing(namespace: string, engineName: string): ConnectionResult {
+  return new ConnectionResult(EngineStep.ConfigMissing, "", detailConnectionConfigMissing(namespace, engineName));
 }
 
 /** D3: the text must be JSON whose top-level value is an object; Ok or ConfigInvalid. */
 export function checkConnectionText(kvText: string, namespace: string, engineName: string): ConnectionResult {
-  const parsed = parseJsonString(kvText);
-  const value = parsed.value;
-  if (value === null || !value.isObject()) {
+  // validated without building its DOM
+  if (!isJsonObjectText(kvText)) {
     return new ConnectionResult(EngineStep.ConfigInvalid, "",
       detailInvalidConnectionConfig(namespace, engineName));
   }

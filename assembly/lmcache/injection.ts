@@ -2,7 +2,7 @@
 // engine CR (LMCacheEngine / CacheBlendEngine) or from an inline `settings.engines[<key>].injection`.
 // Both sources go through the same reader, so the planners never see where an engine came from.
 import { i32ToDecimal } from "../util/decimal";
-import { JsonValue } from "../json/index";
+import { JsonKind, JsonValue } from "../json/index";
 
 /** `injection.payloadImage` (ImageSpec). Absent or null strings read as "". */
 export class PayloadImage {
@@ -45,15 +45,22 @@ function failed(at: string): InjectionRead {
   return new InjectionRead(new EngineInjection(), at + WRONG_TYPE);
 }
 
+/** `<path>.imagePullSecrets[<i>]`, for a failure's detail only */
+function secretItemPath(path: string, i: i32): string {
+  return field(path, "imagePullSecrets") + "[" + i32ToDecimal(i) + "]";
+}
+
 function field(path: string, name: string): string {
   return path + "." + name;
 }
 
 /** An optional string member: "" when absent/null; null when it has another kind. */
 function optionalString(parent: JsonValue, key: string): string | null {
-  const r = parent.readString(key);
-  if (r.ok) return r.value;
-  if (r.missing) return "";
+  // readString(key): Ok → the value, Absent/Null → "", Invalid → null; without its node and Read
+  const s = parent.stringOrNull(key);
+  if (s !== null) return s;
+  const kind = parent.memberKind(key);
+  if (kind < 0 || kind == JsonKind.Null) return "";
   return null;
 }
 
@@ -88,25 +95,24 @@ export function readEngineInjection(node: JsonValue | null, path: string): Injec
     if (secrets === null || !secrets.isArray()) return failed(field(path, "imagePullSecrets"));
     const n = secrets.size();
     for (let i = 0; i < n; i++) {
-      const itemPath = field(path, "imagePullSecrets") + "[" + i32ToDecimal(i) + "]";
       const item = secrets.at(i);
-      if (item === null || !item.isObject()) return failed(itemPath);
+      if (item === null || !item.isObject()) return failed(secretItemPath(path, i));
       const name = optionalString(item, "name");
-      if (name === null) return failed(field(itemPath, "name"));
+      if (name === null) return failed(field(secretItemPath(path, i), "name"));
       out.imagePullSecrets.push(name);
     }
   }
 
-  const target = node.get("targetContainer");
-  if (!unset(target)) {
-    const t = node.readString("targetContainer");
-    if (!t.ok) return failed(field(path, "targetContainer"));
+  const targetKind = node.memberKind("targetContainer");
+  if (targetKind >= 0 && targetKind != JsonKind.Null) {
+    const t = node.stringOrNull("targetContainer");
+    if (t === null) return failed(field(path, "targetContainer"));
     out.hasTargetContainer = true;
-    out.targetContainer = t.value;
+    out.targetContainer = t;
   }
 
-  const cudagraph = node.readString("cudagraph");
-  if (cudagraph.ok) out.cudagraph = cudagraph.value;
+  const cudagraph = node.stringOrNull("cudagraph");
+  if (cudagraph !== null) out.cudagraph = cudagraph;
   return new InjectionRead(out, "");
 }
 

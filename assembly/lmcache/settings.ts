@@ -260,8 +260,8 @@ export function validateInjectorSettingsPayload(payload: Uint8Array, flavor: Inj
 
 /** `settings.lookup`; true unless it is exactly `false`. */
 export function lookupsEnabled(settings: JsonValue): bool {
-  const r = settings.readBool(SETTING_LOOKUP);
-  return !(r.ok && !r.value);
+  // readBool Ok and false turns lookups off
+  return !settings.memberIsBool(SETTING_LOOKUP, false);
 }
 
 /** An engine defined in settings: the exact JSON text of its `kvTransferConfig` (as it appears in

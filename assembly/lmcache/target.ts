@@ -42,9 +42,9 @@ export function resolveTargetContainer(pod: JsonValue, annotationValue: string, 
   for (let i = 0; i < n; i++) {
     const item = list.at(i);
     if (item === null || !item.isObject()) return malformed(containerPath(i) + " is not an object");
-    const name = item.readString("name");
-    if (!name.ok) return malformed(containerPath(i) + ".name is not a string");
-    if (name.value == wanted) return new TargetContainer(TargetOutcome.Found, i, wanted, "");
+    // compared on the raw bytes: no node or decoded name per container
+    if (!item.memberIsDecodableString("name")) return malformed(containerPath(i) + ".name is not a string");
+    if (item.stringEquals("name", wanted)) return new TargetContainer(TargetOutcome.Found, i, wanted, "");
   }
   return new TargetContainer(TargetOutcome.NotFound, -1, "", detailNoContainerNamed(wanted));
 }
@@ -52,7 +52,7 @@ export function resolveTargetContainer(pod: JsonValue, annotationValue: string, 
 function containerAtIndex(list: JsonValue, index: i32): TargetContainer {
   const item = list.at(index);
   if (item === null || !item.isObject()) return malformed(containerPath(index) + " is not an object");
-  const name = item.readString("name");
-  if (!name.ok) return malformed(containerPath(index) + ".name is not a string");
-  return new TargetContainer(TargetOutcome.Found, index, name.value, "");
+  const name = item.stringOrNull("name");
+  if (name === null) return malformed(containerPath(index) + ".name is not a string");
+  return new TargetContainer(TargetOutcome.Found, index, name, "");
 }

@@ -77,19 +77,21 @@ export class HostCallResult {
   constructor(public ok: bool, public response: Uint8Array, public error: string) {}
 }
 
-function utf8(text: string): ArrayBuffer {
-  return String.UTF8.encode(text);
-}
-
 /** Calls `binding/namespace/operation` on the host with `payload`. Never traps. */
 export function hostCall(binding: string, namespace: string, operation: string, payload: Uint8Array): HostCallResult {
-  const b = utf8(binding);
-  const n = utf8(namespace);
-  const o = utf8(operation);
+  // the three names, UTF-8 encoded (as String.UTF8.encode does) back to back in one buffer
+  const bl = <i32>String.UTF8.byteLength(binding);
+  const nl = <i32>String.UTF8.byteLength(namespace);
+  const ol = <i32>String.UTF8.byteLength(operation);
+  const buffer = new ArrayBuffer(bl + nl + ol);
+  const names = changetype<usize>(buffer);
+  String.UTF8.encodeUnsafe(changetype<usize>(binding), binding.length, names);
+  String.UTF8.encodeUnsafe(changetype<usize>(namespace), namespace.length, names + <usize>bl);
+  String.UTF8.encodeUnsafe(changetype<usize>(operation), operation.length, names + <usize>(bl + nl));
   const ok = __host_call(
-    changetype<usize>(b), b.byteLength,
-    changetype<usize>(n), n.byteLength,
-    changetype<usize>(o), o.byteLength,
+    names, bl,
+    names + <usize>bl, nl,
+    names + <usize>(bl + nl), ol,
     payload.dataStart, payload.length,
   );
   if (ok) {

@@ -5,7 +5,7 @@
 import { DecodedRequest, KubernetesLookups, ValidationRequest } from "../../../assembly/kubewarden/index";
 import { JsonValue } from "../../../assembly/json/index";
 import {
-  checkAnnotations, checkContainerFields, checkPodLists, containerArgs, containerAt, containerPath, hasFlag, Plan, readAnnotation,
+  checkAnnotations, checkContainerFields, checkPodLists, annotationEquals, annotationOrEmpty, containerArgs, containerAt, containerPath, hasFlag, Plan,
 } from "../../../assembly/k8s/index";
 import {
   detailCommandOverride, detailEngineNotInline, detailInvalidEngineReference, detailInvalidPullSecret,
@@ -95,8 +95,7 @@ export function planLmcacheInjection(decoded: DecodedRequest, lookups: Kubernete
   if (shape.length > 0) return invalidRequest(shape);
 
   // 4. injected guard: exactly "true"
-  const injected = readAnnotation(pod, keys.injectedAnnotation);
-  if (injected.ok && injected.value == INJECTED_VALUE) return Decision.pass();
+  if (annotationEquals(pod, keys.injectedAnnotation, INJECTED_VALUE)) return Decision.pass();
 
   // 5. opt-in: the trimmed engine annotation
   const rawEngine = annotationText(pod, keys.engineAnnotation);
@@ -115,7 +114,10 @@ export function planLmcacheInjection(decoded: DecodedRequest, lookups: Kubernete
   // 8–11. engine source, engine CR, connection ConfigMap, connection value
   const resolved = resolveEngine(request, lookups, keys, namespace, engine, rawEngine);
   const resolvedEngine = resolved.engine;
-  if (resolvedEngine === null) return resolved.skip;
+  if (resolvedEngine === null) {
+    const skip = resolved.skip;
+    return skip !== null ? skip : Decision.pass(); // skip is set whenever engine is null
+  }
   const injection = resolvedEngine.injection;
 
   // 12. target container (§5)
@@ -124,12 +126,12 @@ export function planLmcacheInjection(decoded: DecodedRequest, lookups: Kubernete
   if (target.outcome == TargetOutcome.NotFound) return Decision.skip(REASON_TARGET_CONTAINER_NOT_FOUND, target.detail);
   const container = containerAt(pod, target.index);
   if (container === null) return invalidRequest(containerPath(target.index) + " is not an object");
-  const path = containerPath(target.index);
+  // the container path is built only for a detail
 
   // 13. a non-empty `command` cannot be extended with args
   const command = container.get("command");
   if (command !== null && !command.isNull()) {
-    if (!command.isArray()) return invalidRequest(path + ".command is not an array");
+    if (!command.isArray()) return invalidRequest(containerPath(target.index) + ".command is not an array");
     if (command.size() > 0) return Decision.skip(REASON_COMMAND_OVERRIDE, detailCommandOverride(target.name));
   }
 
@@ -148,14 +150,16 @@ export function planLmcacheInjection(decoded: DecodedRequest, lookups: Kubernete
   }
 
   // 16. every field the commit reads or extends has its JSON type
-  const containerShape = checkContainerFields(container, path);
-  if (containerShape.length > 0) return invalidRequest(containerShape);
+  // checked without a path first (pure, so the second run with the path gives the same detail)
+  if (checkContainerFields(container, "").length > 0) {
+    return invalidRequest(checkContainerFields(container, containerPath(target.index)));
+  }
   if (payload.stages) {
     const listsShape = checkPodLists(pod);
     if (listsShape.length > 0) return invalidRequest(listsShape);
   }
   const args = containerArgs(container);
-  if (args === null) return invalidRequest(path + ".args is not an array of strings");
+  if (args === null) return invalidRequest(containerPath(target.index) + ".args is not an array of strings");
 
   // 17. commit: §6.1 wiring, then §6.2 staging and §6.3 secrets, then §6.4 stamps
   const decision = new Decision();
@@ -178,9 +182,10 @@ export function planLmcacheInjection(decoded: DecodedRequest, lookups: Kubernete
 
 /** Steps 8–11: either the engine (injection + kv text) or the skip that ended the search. */
 class EngineResolution {
-  constructor(public engine: ResolvedEngine | null, public skip: Decision) {}
+  /** `skip` is null exactly when `engine` is set (no unused Decision is built for a found engine) */
+  constructor(public engine: ResolvedEngine | null, public skip: Decision | null) {}
   static found(injection: EngineInjection, kvText: string): EngineResolution {
-    return new EngineResolution(new ResolvedEngine(injection, kvText), Decision.pass());
+    return new EngineResolution(new ResolvedEngine(injection, kvText), null);
   }
   static skipped(skip: Decision): EngineResolution {
     return new EngineResolution(null, skip);
@@ -229,6 +234,5 @@ function resolveEngine(
 
 /** An annotation's value, "" when absent (step 3 guaranteed every value is a string). */
 function annotationText(pod: JsonValue, key: string): string {
-  const r = readAnnotation(pod, key);
-  return r.ok ? r.value : "";
+  return annotationOrEmpty(pod, key);
 }
