@@ -12,8 +12,9 @@
 // Design: parseJson validates the whole input in one iterative pass and records every value's
 // span, raw key and next sibling; nodes are spans into the input. An untouched container answers
 // get/has/at/keyAt/size from the records, creating only the node it returns (kept unique per
-// document), and builds its full child list only when first mutated or iterated as a whole. A clean node serializes as one copy of its source bytes; mutations mark the
-// path to the root dirty, and only dirty containers are re-emitted (compactly).
+// document), and builds its full child list only when first mutated or iterated as a whole.
+// A clean node serializes as one copy of its source bytes; mutations mark the path to the root
+// dirty, and only dirty containers are re-emitted (compactly).
 // Members whose names start with `_` are internal.
 
 export { JsonKind, ReadState, Read } from "./types";
