@@ -93,6 +93,12 @@ describe("gates", () => {
     assert.deepEqual(p, ["has a wasm start section (it traps under policy-server's epoch interruption; build with --exportStart _start)"]);
   });
 
+  test("a _start that writes linear memory (an allocating global initialiser)", async () => {
+    assert.deepEqual(await problemsOf("startwrites", { startWritesMemory: true }), [
+      "_start writes linear memory (1 byte(s) changed, the first at offset 8192): a global initialiser allocates, and the heap reset after each call would clobber it; make the global lazy or a static value",
+    ]);
+  });
+
   test('protocol_version returning "v2"', async () => {
     assert.deepEqual(await problemsOf("v2", { protocolVersion: '"v2"' }), ['protocol_version returned `"v2"` (4 bytes), expected exactly `"v1"` (4 bytes)']);
   });

@@ -19,5 +19,5 @@
 
 export { JsonKind, ReadState, Read } from "./types";
 export { ByteSink } from "./sink";
-export { ParseResult, parseJson, parseJsonString, isJsonObjectText, JsonValue } from "./value";
+export { ParseResult, parseJson, parseJsonString, isJsonObjectText, JsonValue, forgetStringScratch } from "./value";
 export { jsonEquals } from "./equals";

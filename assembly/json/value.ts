@@ -160,6 +160,14 @@ let arena: ArrayBuffer | null = null;
 let arenaUsed: i32 = 0;
 const ARENA_SIZE: i32 = 2048;
 
+/** Drops the string scratch buffers; call it before the heap is reset (stub runtime), whose
+ *  memory they would otherwise still point into. */
+export function forgetStringScratch(): void {
+  scratchSink = null;
+  arena = null;
+  arenaUsed = 0;
+}
+
 /** `text` as a JSON string literal (RFC 8259 escaping), in bytes of its own */
 function jsonStringBytes(text: string): Uint8Array {
   let sink = scratchSink;

@@ -1,6 +1,7 @@
 // The `__guest_call` dispatch every Kubewarden policy needs (kubewarden-contract.md §1.5, §2):
 // `validate`, `validate_settings`, `protocol_version`; anything else is a guest error.
-import { readInvocation, reportGuestError, respondBytes } from "../wapc/index";
+import { forgetStringScratch } from "../json/index";
+import { readInvocation, releaseCallMemory, reportGuestError, respondBytes } from "../wapc/index";
 
 // @ts-ignore: decorator
 @lazy
@@ -38,8 +39,8 @@ export function dispatchOperation(
 /**
  * The body of a policy's `__guest_call`:
  * `export function __guest_call(a: i32, b: i32): i32 { return handleGuestCall(a, b, validate, validateSettings); }`
- * Returns 1 after responding, 0 after a guest error. With `--use COLLECT_AFTER_CALL=1` it collects
- * garbage after responding, so long-lived instances (Node host, benchmarks) stay flat.
+ * Returns 1 after responding, 0 after a guest error. Frees the call's memory after responding
+ * (`releaseCallMemory`), so long-lived instances (Node host, benchmarks) stay flat.
  */
 export function handleGuestCall(
   operationLen: i32,
@@ -51,6 +52,8 @@ export function handleGuestCall(
   const reply = dispatchOperation(invocation.operation, invocation.payload, validate, validateSettings);
   if (reply.ok) respondBytes(reply.response);
   else reportGuestError(reply.error);
-  if (isDefined(COLLECT_AFTER_CALL)) __collect();
+  forgetStringScratch();
+  releaseCallMemory();
   return reply.ok ? 1 : 0;
 }
+

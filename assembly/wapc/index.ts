@@ -42,6 +42,21 @@ export class Invocation {
 }
 
 /** Reads the current invocation; the host has told us both lengths in `__guest_call`. */
+/**
+ * Frees everything the call allocated; the guest calls it last, after responding. Long-lived
+ * instances (kwctl, the Node host, benchmarks) then stay flat; policy-server uses a fresh instance
+ * per call anyway.
+ * - `--runtime stub --use RESET_HEAP_AFTER_CALL=1` (the production build): the whole heap is
+ *   reset, one store instead of freeing each object. Safe only because nothing allocated during a
+ *   call outlives it: `_start` allocates nothing (a build gate checks) and no global keeps a call's
+ *   objects (the JSON DOM drops its scratch first, see `forgetStringScratch`).
+ * - `--runtime minimal --use COLLECT_AFTER_CALL=1`: a full collection.
+ */
+export function releaseCallMemory(): void {
+  if (isDefined(RESET_HEAP_AFTER_CALL)) heap.reset();
+  else if (isDefined(COLLECT_AFTER_CALL)) __collect();
+}
+
 export function readInvocation(operationLen: i32, payloadLen: i32): Invocation {
   const op = new Uint8Array(max(operationLen, 0));
   const payload = new Uint8Array(max(payloadLen, 0));

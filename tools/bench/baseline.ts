@@ -1,6 +1,8 @@
 // The plain-JS baseline of one evaluation, built from the policy's own answer so both sides do the
-// same job on the same payload bytes: decode + JSON.parse the payload, apply the same mutation, build
-// the same response, JSON.stringify + encode it.
+// same job on the same payload bytes: decode + JSON.parse the payload and every host-capability
+// response the policy received (a JS policy would have to read the engine and the ConfigMap too;
+// the lookups themselves are not repeated), apply the same mutation, build the same response,
+// JSON.stringify + encode it.
 //   mutating answer  -> the RFC 6902 patch between request.object and the policy's mutated_object is
 //                       computed once (fast-json-patch) and applied to the freshly parsed object in
 //                       every timed run. Generic and fair: no hand-written JS version of each policy.
@@ -58,7 +60,8 @@ function walkAll(node: unknown): void {
  * Builds the baseline for `payload`, given the policy's parsed response. The baseline's output is
  * JSON-equal to the policy's response (checked by the caller with `sameJson`).
  */
-export function buildBaseline(policyName: string, payload: Buffer, response: Record<string, unknown>): JsBaseline {
+export function buildBaseline(policyName: string, payload: Buffer, response: Record<string, unknown>, hostResponses: Buffer[] = []): JsBaseline {
+  const readHostResponses = (): void => { for (const r of hostResponses) sink += JSON.parse(r.toString("utf8")) === null ? 0 : 1; };
   const keys = Object.keys(response);
   if (response.mutated_object !== undefined && response.mutated_object !== null) {
     const request = (JSON.parse(payload.toString("utf8")) as { request: { object?: unknown } }).request;
@@ -69,6 +72,7 @@ export function buildBaseline(policyName: string, payload: Buffer, response: Rec
       patchOps: ops.length,
       run(): Buffer {
         const doc = JSON.parse(payload.toString("utf8")) as { request: { object?: unknown } };
+        readHostResponses();
         let object = doc.request.object;
         if (rootReplaced) object = response.mutated_object; // not a container: nothing to patch in place
         else if (ops.length > 0) object = applyPatch(object, ops, false, true).newDocument;
@@ -84,6 +88,7 @@ export function buildBaseline(policyName: string, payload: Buffer, response: Rec
     patchOps: 0,
     run(): Buffer {
       const doc = JSON.parse(payload.toString("utf8")) as { request?: Record<string, unknown> };
+      readHostResponses();
       if (paths) for (const p of paths) walkPath(doc.request, p, 0);
       else walkAll(doc.request?.object);
       return Buffer.from(JSON.stringify(response), "utf8");

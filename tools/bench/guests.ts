@@ -8,14 +8,12 @@ import { spawnSync } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { ASC_FLAGS } from "../build/index";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 
-/** The production flags, minus entry and output (asc also reads asconfig.json from cwd). */
-export const PRODUCTION_FLAGS = [
-  "--runtime", "minimal", "--use", "COLLECT_AFTER_CALL=1", "-O3", "--converge",
-  "--use", "abort=assembly/wapc/index/wapcAbort", "--exportStart", "_start",
-];
+/** The production flags (the policy build's own), minus entry and output. */
+export const PRODUCTION_FLAGS: readonly string[] = ASC_FLAGS;
 
 function listFiles(dir: string, out: string[] = []): string[] {
   if (!fs.existsSync(dir)) return out;

@@ -60,7 +60,7 @@ export function renderMarkdown(r: BenchReport): string {
 
   out.push("## Policy evaluations", "",
     "fresh = instantiate + `_start` + `__guest_call validate` (policy-server, per request); warm = `__guest_call` only on a reused instance "
-    + "(the policy's own work); js = JSON.parse of the same bytes + the same mutation (the policy's own patch, fast-json-patch) or a walk to the "
+    + "(the policy's own work); js = JSON.parse of the same bytes and of the host responses the policy received + the same mutation (the policy's own patch, fast-json-patch) or a walk to the "
     + "checked fields + JSON.stringify. ★ = the case the targets use.", "",
     "| Policy | Case | bytes | outcome | fresh | warm | js | warm/js | fresh/js | peak memory | JS baseline | host calls |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|");

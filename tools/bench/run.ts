@@ -138,7 +138,9 @@ function memoHostCalls(module: PolicyModule, payload: Buffer, c: ValidateCase) {
   const replay: HostCallHandler = (binding, namespace, operation, body) =>
     memo.get(`${binding}\0${namespace}\0${operation}\0${body.toString("utf8")}`)
       ?? { ok: false, error: "bench: host call not seen in the recorded evaluation" };
-  return { result, replay, calls: caps.calls.length };
+  // what the host answered, which a JS policy would have to decode too
+  const hostResponses = [...memo.values()].flatMap((a) => (a.ok ? [a.response] : []));
+  return { result, replay, calls: caps.calls.length, hostResponses };
 }
 
 function outcomeOf(response: Record<string, unknown>, payload: Buffer): string {
@@ -334,7 +336,7 @@ export function runBench(opts: BenchOptions = {}): BenchReport {
   function benchCase(module: PolicyModule, target: PolicyTarget, c: ValidateCase, isPrimary: boolean): CaseReport {
     const cr: CaseReport = { name: c.name, primary: isPrimary, payloadBytes: c.payload.length, outcome: "error" };
     collectGarbage();
-    const { result, replay, calls } = memoHostCalls(module, c.payload, c);
+    const { result, replay, calls, hostResponses } = memoHostCalls(module, c.payload, c);
     cr.hostCalls = calls;
     if (!result.ok) {
       cr.error = result.trapped ? `trap: ${result.trap}` : `guest error: ${result.error}`;
@@ -347,7 +349,7 @@ export function runBench(opts: BenchOptions = {}): BenchReport {
     }
     cr.outcome = outcomeOf(response, c.payload);
     cr.peakMemoryBytes = result.memoryBytes;
-    const baseline = buildBaseline(target.name, c.payload, response);
+    const baseline = buildBaseline(target.name, c.payload, response, hostResponses);
     cr.baseline = { kind: baseline.kind, patchOps: baseline.patchOps, matchesPolicy: sameJson(baseline.run(), result.response!) };
     const warm = new WarmInstance(module.module);
     const warmCheck = warm.call("validate", c.payload, { hostCall: replay });

@@ -1,4 +1,5 @@
-// Structural gates (toolchain §3.2, contract §12 items 1–5) for any module path or buffer.
+// Structural gates (toolchain §3.2, contract §12 items 1–5, plus `_start` allocating nothing) for
+// any module path or buffer.
 // V8 validates the module; our own reader supplies signatures and the start section, which the JS
 // reflection API hides. The start-section gate is the only defence against the epoch trap under
 // policy-server (a JS host cannot reproduce it), so it is never skipped.
@@ -108,6 +109,33 @@ function settingsResponseProblems(response: Buffer): string[] {
   return [];
 }
 
+/**
+ * Gate 6: `_start` leaves linear memory exactly as instantiation made it. The production runtime
+ * resets the whole heap after every call (assembly/wapc `releaseCallMemory`), which would clobber
+ * anything a global initialiser allocated in `_start`; any allocation writes at least a block
+ * header, so "no byte changed" means "nothing allocated".
+ */
+export function startWriteProblems(bytes: Uint8Array): string[] {
+  let instance: WebAssembly.Instance;
+  try {
+    const module = new WebAssembly.Module(new Uint8Array(bytes));
+    const noop = (): number => 0;
+    const wapc = Object.fromEntries(WebAssembly.Module.imports(module).map((i) => [i.name, noop]));
+    instance = new WebAssembly.Instance(module, { wapc });
+  } catch (e) { return [`cannot instantiate to check _start: ${(e as Error).message}`]; }
+  const memory = instance.exports.memory as WebAssembly.Memory;
+  const before = new Uint8Array(memory.buffer).slice();
+  try { (instance.exports._start as () => void)(); } catch (e) { return [`_start trapped: ${(e as Error).message}`]; }
+  const after = new Uint8Array(memory.buffer);
+  let first = -1;
+  let changed = 0;
+  for (let i = 0; i < after.length; i++) {
+    if ((i < before.length ? before[i] : 0) !== after[i]) { if (first < 0) first = i; changed++; }
+  }
+  if (changed === 0) return [];
+  return [`_start writes linear memory (${changed} byte(s) changed, the first at offset ${first}): a global initialiser allocates, and the heap reset after each call would clobber it; make the global lazy or a static value`];
+}
+
 /** Every gate problem of a module; empty when it passes. `source` names it in messages. */
 export function gateProblems(bytes: Uint8Array, source: string, opts: GateOptions): string[] {
   try { new WebAssembly.Module(new Uint8Array(bytes)); } catch (e) {
@@ -118,7 +146,7 @@ export function gateProblems(bytes: Uint8Array, source: string, opts: GateOption
   const structural = [...importProblems(structure), ...exportProblems(structure), ...startSectionProblems(structure)];
   const metadata = metadataSectionProblems(structure, opts.metadata);
   // A module that cannot link or lacks the ABI cannot be smoke-run; its structural problems say why.
-  const smoke = structural.length === 0 ? smokeProblems(bytes, source) : [];
+  const smoke = structural.length === 0 ? [...startWriteProblems(bytes), ...smokeProblems(bytes, source)] : [];
   return [...structural, ...metadata, ...smoke];
 }
 

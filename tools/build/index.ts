@@ -15,9 +15,14 @@ import { artifacthubWarnings, readMetadataYaml, USAGE_ANNOTATION } from "./metad
 /** The tool's own checkout (node_modules, tools/); policies may live elsewhere (tests). */
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
-/** Exactly the mandatory production flags; never `--noAssert`, never memory/table imports. */
+/**
+ * Exactly the production flags; never `--noAssert`, never memory/table imports. The runtime is
+ * toolchain §3.1's "allowed alternative" `stub` (a bump allocator), with the whole heap reset after
+ * every call (`releaseCallMemory`), which removes the unbounded growth §3.1 holds against it in
+ * long-lived instances; see docs/decisions.md for why and what it measured.
+ */
 export const ASC_FLAGS: readonly string[] = [
-  "--runtime", "minimal", "--use", "COLLECT_AFTER_CALL=1", "-O3", "--converge",
+  "--runtime", "stub", "--use", "RESET_HEAP_AFTER_CALL=1", "-O3", "--converge",
   "--use", "abort=assembly/wapc/index/wapcAbort", "--exportStart", "_start",
 ];
 

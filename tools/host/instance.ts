@@ -21,7 +21,8 @@ const NO_HOST_CAPABILITIES: HostCallHandler = () => ({ ok: false, error: "host c
 export function newCallState(operation: string, payload: Uint8Array | string, opts: GuestCallOptions = {}): WapcCallState {
   return {
     operation: Buffer.from(operation, "utf8"),
-    payload: typeof payload === "string" ? Buffer.from(payload, "utf8") : Buffer.from(payload),
+    // the host only reads the payload (copies it into guest memory), so a caller's Buffer is used as is
+    payload: typeof payload === "string" ? Buffer.from(payload, "utf8") : Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
     hostCall: opts.hostCall ?? NO_HOST_CAPABILITIES,
     log: opts.log,
   };
@@ -32,17 +33,29 @@ export function newCallState(operation: string, payload: Uint8Array | string, op
  * exported memory, known only after instantiation).
  */
 export function createWapcImports(state: () => WapcCallState, memory: () => WebAssembly.Memory | undefined): Record<string, (...args: number[]) => number | void> {
-  const mem = (): Uint8Array => {
+  let view: Buffer | undefined;
+  const mem = (): Buffer => {
     const m = memory();
     if (!m) throw new Error("guest called the host before its memory was exported");
-    return new Uint8Array(m.buffer); // re-read: views detach on grow
+    // a grown memory has a new buffer (the old one is detached): re-create the view then only
+    if (view === undefined || view.buffer !== m.buffer) view = Buffer.from(m.buffer);
+    return view;
   };
+  const checked = (m: Buffer, ptr: number, len: number): void => {
+    if (ptr < 0 || len < 0 || ptr + len > m.length) throw new RangeError(`guest passed an out-of-range buffer (${ptr}+${len})`);
+  };
+  /** a copy: guest memory is reused by the next call */
   const slice = (ptr: number, len: number): Buffer => {
     const m = mem();
-    if (ptr < 0 || len < 0 || ptr + len > m.length) throw new RangeError(`guest passed an out-of-range buffer (${ptr}+${len})`);
+    checked(m, ptr, len);
     return Buffer.from(m.subarray(ptr, ptr + len));
   };
-  const text = (ptr: number, len: number): string => slice(ptr, len).toString("utf8");
+  /** decoded straight from guest memory, no intermediate copy */
+  const text = (ptr: number, len: number): string => {
+    const m = mem();
+    checked(m, ptr, len);
+    return m.toString("utf8", ptr, ptr + len);
+  };
   return {
     __guest_request(opPtr: number, ptr: number): void { const s = state(); mem().set(s.operation, opPtr); mem().set(s.payload, ptr); },
     __guest_response(ptr: number, len: number): void { state().response = slice(ptr, len); },

@@ -17,6 +17,8 @@ export interface GuestOptions {
   wrongGuestCallSignature?: boolean;
   /** add a wasm start section (what AS emits without --exportStart) */
   startSection?: boolean;
+  /** `_start` also stores into linear memory (what a global initialiser that allocates does) */
+  startWritesMemory?: boolean;
   /** bytes `protocol_version` responds with (default the 4 bytes "v1") */
   protocolVersion?: string;
   /** bytes `validate_settings` responds with (default {"valid":true}) */
@@ -47,7 +49,9 @@ export function guestWat(o: GuestOptions = {}): string {
     `  (data (i32.const 128) "${watString(accepted)}")`,
     `  (data (i32.const 256) "${unknown}")`,
     "  (global $initialised (mut i32) (i32.const 0))",
-    "  (func $init (global.set $initialised (i32.const 1)))",
+    o.startWritesMemory
+      ? "  (func $init (global.set $initialised (i32.const 1)) (i32.store (i32.const 8192) (i32.const 28)))"
+      : "  (func $init (global.set $initialised (i32.const 1)))",
     o.exportStart === false ? "" : '  (export "_start" (func $init))',
     o.startSection ? "  (start $init)" : "",
     // Dispatch on the operation length: protocol_version = 16, validate_settings = 17, validate = 8.

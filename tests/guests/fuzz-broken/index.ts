@@ -3,7 +3,7 @@
 // fixed-size stack without checking the depth -- the classic recursive-parser bug. Any input
 // nested deeper than MAX_DEPTH indexes past the stack, the bounds check aborts, and the module
 // traps (unreachable). Every other input gets `{"accepted":true}`.
-import { readInvocation, reportGuestError, respondString } from "../../../assembly/wapc/index";
+import { readInvocation, releaseCallMemory, reportGuestError, respondString } from "../../../assembly/wapc/index";
 
 const MAX_DEPTH = 512;
 
@@ -18,6 +18,12 @@ function scanNesting(payload: Uint8Array): void {
 }
 
 export function __guest_call(operationLen: i32, payloadLen: i32): i32 {
+  const rc = dispatch(operationLen, payloadLen);
+  releaseCallMemory();
+  return rc;
+}
+
+function dispatch(operationLen: i32, payloadLen: i32): i32 {
   const invocation = readInvocation(operationLen, payloadLen);
   if (invocation.operation == "validate") {
     scanNesting(invocation.payload);

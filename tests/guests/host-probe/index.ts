@@ -3,7 +3,7 @@
 // host serialises `{"request":…,"settings":…}`); `validate_settings` reads `"settings_probe"`.
 // String fields are found by text search with a minimal JSON-string unescape: the project's JSON
 // DOM is not a dependency of host tests.
-import { hostCall, readInvocation, reportGuestError, respondString, consoleLog } from "../../../assembly/wapc/index";
+import { hostCall, readInvocation, releaseCallMemory, reportGuestError, respondString, consoleLog } from "../../../assembly/wapc/index";
 
 let initOrder = "";
 initOrder += "S"; // a top-level statement: runs in the exported `_start`
@@ -92,6 +92,12 @@ function validateSettings(text: string): i32 {
 }
 
 export function __guest_call(operationLen: i32, payloadLen: i32): i32 {
+  const rc = dispatch(operationLen, payloadLen);
+  releaseCallMemory();
+  return rc;
+}
+
+function dispatch(operationLen: i32, payloadLen: i32): i32 {
   const inv = readInvocation(operationLen, payloadLen);
   const text = String.UTF8.decodeUnsafe(inv.payload.dataStart, inv.payload.length);
   calls++;

@@ -7,13 +7,14 @@
 //   equals    <length of a>\n<a><b>           → "true" | "false"
 //   parse     <document>                      → empty (validating pass only); noop → empty
 // A document that does not parse answers a guest error "parse error: …".
-import { readInvocation, respondBytes, reportGuestError } from "../../../assembly/wapc/index";
-import { ByteSink, JsonValue, ReadState, jsonEquals, parseJson } from "../../../assembly/json/index";
+import { readInvocation, releaseCallMemory, respondBytes, reportGuestError } from "../../../assembly/wapc/index";
+import { ByteSink, JsonValue, ReadState, forgetStringScratch, jsonEquals, parseJson } from "../../../assembly/json/index";
 
 export function __guest_call(operationLen: i32, payloadLen: i32): i32 {
   const inv = readInvocation(operationLen, payloadLen);
   const ok = dispatch(inv.operation, inv.payload);
-  if (isDefined(COLLECT_AFTER_CALL)) __collect();
+  forgetStringScratch();
+  releaseCallMemory();
   return ok ? 1 : 0;
 }
 
