@@ -54,7 +54,15 @@ const E_SEPARATOR = "expected ',' or a closing bracket";
 
 @inline export function isDigit(c: u32): bool { return c - 0x30 < 10; }
 
-export function skipWs(base: usize, p: i32, end: i32): i32 {
+/** The first offset at or after p that is not whitespace (or end). Inlined, with the common case
+ *  of compact JSON (no whitespace here at all) decided by one comparison. */
+@inline export function skipWs(base: usize, p: i32, end: i32): i32 {
+  // every whitespace byte is <= 0x20
+  if (p < end && <u32>load<u8>(base + <usize>p) > 0x20) return p;
+  return skipWsFrom(base, p, end);
+}
+
+function skipWsFrom(base: usize, p: i32, end: i32): i32 {
   while (p < end && isWs(<u32>load<u8>(base + <usize>p))) p++;
   return p;
 }
@@ -410,20 +418,32 @@ export function utf8SequenceEnd(base: usize, p: i32, n: i32): i32 {
   return -1;
 }
 
+/** The offset of the first backslash in [p, e), or e; eight bytes per step (annotation values
+ *  and embedded JSON documents are long, and most have no escape at all). */
+export function nextBackslash(base: usize, p: i32, e: i32): i32 {
+  while (p + 8 <= e) {
+    const b = load<u64>(base + <usize>p) ^ (ONES * 0x5C);
+    const m = (b - ONES) & ~b & HIGHS;
+    if (m != 0) return p + <i32>(ctz(m) >> 3);
+    p += 8;
+  }
+  while (p < e && load<u8>(base + <usize>p) != 0x5C) p++;
+  return p;
+}
+
 /** Whether the bytes [s, e) contain a backslash. */
 export function containsBackslash(base: usize, s: i32, e: i32): bool {
-  for (let p = s; p < e; p++) if (load<u8>(base + <usize>p) == 0x5C) return true;
-  return false;
+  return nextBackslash(base, s, e) < e;
 }
 
 /** Whether the already-validated string body [s, e) decodes in strict mode (no lone-surrogate
  *  escape); a counting pass only, nothing is allocated. */
 export function stringBodyDecodes(base: usize, s: i32, e: i32): bool {
   // only a `\u` escape can be a lone surrogate; other escapes are skipped pairwise
-  for (let p = s; p < e; p++) {
-    if (load<u8>(base + <usize>p) != 0x5C) continue;
+  let p = nextBackslash(base, s, e);
+  while (p < e) {
     if (p + 1 < e && load<u8>(base + <usize>p + 1) == 0x75) return decodeUnits(base, p, e, true, 0) >= 0;
-    p++;
+    p = nextBackslash(base, p + 2, e);
   }
   return true;
 }

@@ -65,7 +65,12 @@ export class ByteSink {
     const src = changetype<usize>(text);
     for (let i = 0; i < n; i++) {
       let c = <u32>load<u16>(src + (<usize>i << 1));
-      if (c < 0x80) { this.putByte(c); continue; }
+      if (c < 0x80) {
+        // reserved above: stored without a capacity check
+        store<u8>(changetype<usize>(this.buf) + <usize>this.len, <u8>c);
+        this.len++;
+        continue;
+      }
       if (c >= 0xD800 && c < 0xE000) {
         const pair = this.pairAt(text, i, c);
         if (pair != 0) { this.putCodePoint(pair); i++; } else this.putCodePoint(0xFFFD);

@@ -6,7 +6,7 @@
 import { i64ToDecimal, u64ToDecimal } from "../util/decimal";
 import { JsonKind, Read, ReadState } from "./types";
 import { ByteSink } from "./sink";
-import { ValueTable, Validator, containsBackslash, decodeStringBody, stringBodyDecodes, scanNumber } from "./grammar";
+import { ValueTable, Validator, containsBackslash, decodeStringBody, nextBackslash, stringBodyDecodes, scanNumber } from "./grammar";
 import { readIntText } from "./numbers";
 
 /** The result of parsing: `value` is non-null iff `ok`; `error` names the problem and byte offset. */
@@ -160,16 +160,55 @@ let arena: ArrayBuffer | null = null;
 let arenaUsed: i32 = 0;
 const ARENA_SIZE: i32 = 2048;
 
-/** Drops the string scratch buffers; call it before the heap is reset (stub runtime), whose
- *  memory they would otherwise still point into. */
+// The last string decoded from source text whose escapes are all ones the writer itself produces
+// (\" \\ \b \f \n \r \t), and that text as a literal: writing the same string object again reuses
+// those bytes instead of escaping it anew (the connection config travels ConfigMap -> args so).
+let rawText: string | null = null;
+let rawLiteral: Uint8Array | null = null;
+// the owner of probeData's bytes (read right after _locateMember, like the other probe fields)
+let probeBytes: Uint8Array | null = null;
+
+/** Drops the string scratch buffers and the remembered literal; call it before the heap is reset
+ *  (stub runtime), whose memory they would otherwise still point into. */
 export function forgetStringScratch(): void {
   scratchSink = null;
   arena = null;
   arenaUsed = 0;
+  rawText = null;
+  rawLiteral = null;
+  probeBytes = null;
+}
+
+/** true when every escape in the validated body [s, e) is a two-byte one the writer emits too */
+function escapesAreCanonical(base: usize, s: i32, e: i32): bool {
+  let p = nextBackslash(base, s, e);
+  while (p < e) {
+    const d = <u32>load<u8>(base + <usize>p + 1);
+    if (d == 0x75 || d == 0x2F) return false; // \uXXXX, \/: the writer spells these differently
+    p = nextBackslash(base, p + 2, e);
+  }
+  return true;
+}
+
+/** decodes the string literal [start, end) of `bytes` (quotes included); remembers a canonical
+ *  escaped literal for jsonStringBytes */
+function decodeLiteral(bytes: Uint8Array, start: i32, end: i32): string | null {
+  const base = bytes.dataStart;
+  const s = start + 1;
+  const e = end - 1;
+  if (nextBackslash(base, s, e) == e) return String.UTF8.decodeUnsafe(base + <usize>s, <usize>(e - s));
+  const text = decodeStringBody(base, s, e, true);
+  if (text !== null && escapesAreCanonical(base, s, e)) {
+    rawText = text;
+    rawLiteral = bytes.subarray(start, end);
+  }
+  return text;
 }
 
 /** `text` as a JSON string literal (RFC 8259 escaping), in bytes of its own */
 function jsonStringBytes(text: string): Uint8Array {
+  const remembered = rawLiteral;
+  if (remembered !== null && changetype<usize>(text) == changetype<usize>(rawText)) return remembered;
   let sink = scratchSink;
   if (sink === null) {
     sink = new ByteSink(256);
@@ -445,7 +484,9 @@ export class JsonValue {
    *  (exactly when `readString(key)` is not Ok), without a node or a Read */
   stringOrNull(key: string): string | null {
     if (!this._locateMember(key) || probeKind != JsonKind.String) return null;
-    return decodeStringBody(probeData, probeStart + 1, probeEnd - 1, true);
+    const owner = probeBytes;
+    if (owner === null) return null; // cannot happen: every string has its text
+    return decodeLiteral(owner, probeStart, probeEnd);
   }
   /** whether member `key` is a string whose decoded value is `text` (readString(key) Ok and equal),
    *  compared on the raw bytes when the value has no escapes */
@@ -469,7 +510,7 @@ export class JsonValue {
   stringValue(): string | null {
     const bytes = this._bytes;
     if (this._kind != JsonKind.String || bytes === null) return null;
-    return decodeStringBody(bytes.dataStart, this._start + 1, this._end - 1, true);
+    return decodeLiteral(bytes, this._start, this._end);
   }
 
   /** finds the last member `key`; leaves its kind in probeKind and, for a string, its text span
@@ -486,6 +527,7 @@ export class JsonValue {
       if (start < 0 || end <= start || end > bytes.length) return false;
       probeKind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start));
       probeData = bytes.dataStart;
+      probeBytes = bytes;
       probeStart = start;
       probeEnd = end;
       return true;
@@ -498,10 +540,12 @@ export class JsonValue {
     if (bytes === null || v._end < v._start) {
       if (probeKind == JsonKind.String) return false; // cannot happen: every string has its text
       probeData = 0;
+      probeBytes = null;
       probeStart = probeEnd = 0;
       return true;
     }
     probeData = bytes.dataStart;
+    probeBytes = bytes;
     probeStart = v._start;
     probeEnd = v._end;
     return true;
@@ -695,14 +739,18 @@ export class JsonValue {
     // every index below `limit` is a record (limit <= count), read without per-field checks
     const limit = min(table.field(this._vi, 4), table.count);
     const data = changetype<usize>(table.data);
+    const base = bytes.dataStart;
+    // the key's first byte, compared inline before the full comparison (-1: the empty key)
+    const first: i32 = len == 0 ? -1 : wanted !== null ? <i32>unchecked(wanted[0]) : <i32>load<u16>(changetype<usize>(key));
     let found = -1;
     let vi = this._vi + 1;
     while (vi < limit) {
       const slot = data + <usize>vi * 20;
       const ks = load<i32>(slot, 8);
       const ke = load<i32>(slot, 12);
-      // an unescaped raw key of another length cannot match: most members are rejected here
-      if ((ke < 0 || ke - ks == len) && rawKeyEquals(bytes, ks, ke & 0x7FFFFFFF, ke < 0, key, wanted)) found = vi;
+      // an unescaped raw key of another length or first byte cannot match: most members end here
+      if (ke < 0 ? rawKeyEquals(bytes, ks, ke & 0x7FFFFFFF, true, key, wanted)
+        : ke - ks == len && (first < 0 || <i32>load<u8>(base + <usize>ks) == first) && rawKeyEquals(bytes, ks, ke, false, key, wanted)) found = vi;
       const next = load<i32>(slot, 16);
       if (next <= vi) break;
       vi = next;
