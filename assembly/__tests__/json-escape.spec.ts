@@ -1,5 +1,5 @@
 // Escaping of new strings (toolchain.md §4.3 item 7) and the ByteSink primitives.
-import { ByteSink, JsonValue } from "../json/index";
+import { ByteSink, JsonValue, parseJsonString } from "../json/index";
 
 function bytesOf(v: JsonValue): u8[] {
   const b = v.toBytes();
@@ -40,6 +40,34 @@ describe("json escaping of new strings", () => {
     const text = "q\"\\/\n\t\u0000é😀中";
     expect(JsonValue.str(text).asString().value).toBe(text);
     expect(JsonValue.str("").toString()).toBe("\"\"");
+  });
+});
+
+// The decoded text of member "k", written as a new string. A literal whose escapes the writer
+// would produce itself is written back from its source bytes; any other spelling is escaped anew.
+function roundTrip(source: string): string {
+  const doc = parseJsonString(source).value!;
+  const text = doc.stringOrNull("k");
+  if (text === null) return "<not decodable>";
+  return JsonValue.str(text).toString();
+}
+
+describe("json strings decoded from source and written again", () => {
+  it("keeps writer-canonical escapes", () => {
+    expect(roundTrip("{\"k\":\"{\\n  \\\"a\\\": \\\"b\\\\c\\t\\\"\\n}\"}")).toBe("\"{\\n  \\\"a\\\": \\\"b\\\\c\\t\\\"\\n}\"");
+  });
+
+  it("re-escapes \\/ and \\u spellings the writer does not use", () => {
+    expect(roundTrip("{\"k\":\"a\\/b\\u0041\\n\"}")).toBe("\"a/bA\\n\"");
+    expect(roundTrip("{\"k\":\"\\u00e9\\\"\"}")).toBe("\"é\\\"\"");
+  });
+
+  it("gives the same text as decoding anew (stringValue and stringOrNull agree)", () => {
+    const doc = parseJsonString("{\"k\":\"x\\\"y\"}").value!;
+    const a = doc.stringOrNull("k");
+    const node = doc.get("k");
+    expect(a).toBe("x\"y");
+    expect(node !== null && node.stringValue() == a).toBe(true);
   });
 });
 
