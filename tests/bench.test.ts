@@ -9,6 +9,7 @@ import { after, before, test } from "node:test";
 import { ROOT } from "../tools/bench/guests";
 import { discoverPolicies } from "../tools/bench/policies";
 import type { BenchReport } from "../tools/bench/run";
+import { buildBaseline } from "../tools/bench/baseline";
 
 let tmp: string;
 before(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cachewarden-bench-test-")); });
@@ -80,4 +81,13 @@ test("bench --quick: minimal guest, JSON DOM and one policy; bench.json and benc
   assert.match(md, /\| Target \| Measured \| Limit \| Result \|/);
   assert.match(md, /\| (PASS|MISS) \|/);
   assert.ok(r.stdout.includes("| Target | Measured | Limit | Result |"), "the table is printed on stdout");
+});
+
+test("the JS baseline reads the host responses too, and survives one that is not JSON", () => {
+  const payload = Buffer.from(JSON.stringify({ request: { object: { metadata: { name: "p" } } }, settings: {} }));
+  const response = { accepted: true, mutated_object: { metadata: { name: "p", labels: { a: "b" } } } };
+  const hostResponses = [Buffer.from('{"kind":"ConfigMap"}'), Buffer.from("<html>502 Bad Gateway</html>")];
+  const baseline = buildBaseline("lmcache-injector", payload, response, hostResponses);
+  assert.equal(baseline.kind, "patch");
+  assert.deepEqual(JSON.parse(baseline.run().toString("utf8")), response);
 });

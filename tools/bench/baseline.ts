@@ -61,7 +61,12 @@ function walkAll(node: unknown): void {
  * JSON-equal to the policy's response (checked by the caller with `sameJson`).
  */
 export function buildBaseline(policyName: string, payload: Buffer, response: Record<string, unknown>, hostResponses: Buffer[] = []): JsBaseline {
-  const readHostResponses = (): void => { for (const r of hostResponses) sink += JSON.parse(r.toString("utf8")) === null ? 0 : 1; };
+  // a host answer that is not JSON (a proxy's error page, in some cases) is a caught error, as in a JS policy
+  const readHostResponses = (): void => {
+    for (const r of hostResponses) {
+      try { sink += JSON.parse(r.toString("utf8")) === null ? 0 : 1; } catch { sink += 2; }
+    }
+  };
   const keys = Object.keys(response);
   if (response.mutated_object !== undefined && response.mutated_object !== null) {
     const request = (JSON.parse(payload.toString("utf8")) as { request: { object?: unknown } }).request;
