@@ -273,6 +273,10 @@ export class JsonValue {
   _curPos: i32 = -1;
   _curVi: i32 = -1;
   _count: i32 = -1;
+  // the last key looked up in the records and its answer: policies read the same member of the
+  // same object several times (the key is held, so its identity cannot be reused meanwhile)
+  _lookupKey: string | null = null;
+  _lookupVi: i32 = -1;
 
   /** a node over bytes[start, end) */
   static _span(kind: JsonKind, bytes: Uint8Array, doc: JsonDoc | null, vi: i32, start: i32, end: i32): JsonValue {
@@ -732,6 +736,14 @@ export class JsonValue {
 
   /** value index of the last direct member with this key per the records (list not built), or -1 */
   private lastRecordOfKey(doc: JsonDoc, key: string): i32 {
+    if (changetype<usize>(key) == changetype<usize>(this._lookupKey)) return this._lookupVi;
+    const found = this.scanRecordsForKey(doc, key);
+    this._lookupKey = key;
+    this._lookupVi = found;
+    return found;
+  }
+
+  private scanRecordsForKey(doc: JsonDoc, key: string): i32 {
     const table = doc.table;
     const bytes = doc.bytes;
     const wanted = keyBytesFor(key);

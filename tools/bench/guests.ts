@@ -35,7 +35,8 @@ function compilerVersion(): string {
 function inputsHash(guestDir: string): string {
   const h = crypto.createHash("sha256");
   h.update(compilerVersion()).update("\0").update(PRODUCTION_FLAGS.join(" ")).update("\0");
-  const files = [...listFiles(guestDir), ...listFiles(path.join(ROOT, "assembly")), path.join(ROOT, "asconfig.json")];
+  const files = [...listFiles(guestDir), ...listFiles(path.join(ROOT, "assembly")), path.join(ROOT, "asconfig.json"),
+    ...["compile-guest.ts", "segments.ts", "texts.ts", "texts-transform.mjs"].map((f) => path.join(ROOT, "tools", "build", f))];
   for (const f of files) {
     if (!fs.existsSync(f)) continue;
     h.update(path.relative(ROOT, f)).update("\0").update(fs.readFileSync(f)).update("\0");
@@ -56,9 +57,8 @@ export function compileTestGuest(name: string, opts: { log?: (line: string) => v
   if (fs.existsSync(out)) return out;
   fs.mkdirSync(outDir, { recursive: true });
   opts.log?.(`compiling test guest ${name} (production flags)`);
-  const asc = path.join(ROOT, "node_modules", "assemblyscript", "bin", "asc.js");
   const tmp = `${out}.${process.pid}.tmp`;
-  const r = spawnSync(process.execPath, [asc, path.relative(ROOT, entry), "-o", tmp, ...PRODUCTION_FLAGS],
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "tools", "build", "compile-guest.ts"), path.relative(ROOT, entry), tmp],
     { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0 || !fs.existsSync(tmp)) {
     fs.rmSync(tmp, { force: true });

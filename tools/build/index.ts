@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { annotateModule, checkMetadataForAnnotation } from "./annotate";
 import { assertGates } from "./gates";
 import { mergeDataSegments } from "./segments";
+import { attachTexts, textsAscFlags, TEXTS_FILE_ENV } from "./texts";
 import { artifacthubWarnings, readMetadataYaml, USAGE_ANNOTATION } from "./metadata";
 
 /** The tool's own checkout (node_modules, tools/); policies may live elsewhere (tests). */
@@ -24,6 +25,8 @@ export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 export const ASC_FLAGS: readonly string[] = [
   "--runtime", "stub", "--use", "RESET_HEAP_AFTER_CALL=1", "-O3", "--converge",
   "--use", "abort=assembly/wapc/index/wapcAbort", "--exportStart", "_start",
+  // string literals out of linear memory (tools/build/texts-transform.mjs); the build adds their segment
+  ...textsAscFlags(),
 ];
 
 // asc reads ./asconfig.json from its cwd and merges it into the command line. Pointing --config at
@@ -35,7 +38,7 @@ const POLICY_WASM = "policy.wasm";
 const ANNOTATED_WASM = "annotated-policy.wasm";
 const STAMP_VERSION = 1;
 // Build tooling whose behaviour shapes the outputs: a change re-runs every build.
-const TOOL_SOURCES = ["tools/build/index.ts", "tools/build/annotate.ts", "tools/build/gates.ts", "tools/build/metadata.ts", "tools/build/wasm.ts", "tools/build/segments.ts", "tools/build/asconfig.isolated.json", "tools/host/guest.ts", "tools/host/instance.ts"];
+const TOOL_SOURCES = ["tools/build/index.ts", "tools/build/annotate.ts", "tools/build/gates.ts", "tools/build/metadata.ts", "tools/build/wasm.ts", "tools/build/segments.ts", "tools/build/texts.ts", "tools/build/texts-transform.mjs", "tools/build/asconfig.isolated.json", "tools/host/guest.ts", "tools/host/instance.ts"];
 
 export interface BuildOptions {
   /** policy folder names; default: every policy under policiesDir */
@@ -189,10 +192,10 @@ function stripAnsi(text: string): string {
 }
 
 /** Runs the asc CLI with cwd rootDir; resolves with its exit code and combined output. */
-function runAsc(rootDir: string, args: string[]): Promise<{ code: number; output: string }> {
+function runAsc(rootDir: string, args: string[], textsFile: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [ASC_BIN, ...args], {
-      cwd: rootDir, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+      cwd: rootDir, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", [TEXTS_FILE_ENV]: textsFile },
     });
     let output = "";
     child.stdout.on("data", (d: Buffer) => { output += d.toString("utf8"); });
@@ -202,14 +205,22 @@ function runAsc(rootDir: string, args: string[]): Promise<{ code: number; output
   });
 }
 
+/** asc, then the data segments merged and the texts segment attached (tools/build/texts.ts) */
 async function compile(rootDir: string, p: PolicyPaths, outFile: string, log: (line: string) => void): Promise<Buffer> {
   const entry = path.relative(rootDir, p.entry).split(path.sep).join("/");
-  const r = await runAsc(rootDir, [entry, "-o", outFile, ...ASC_FLAGS, "--config", ISOLATED_ASCONFIG]);
-  if (r.code !== 0 || !fs.existsSync(outFile)) {
+  const textsFile = `${outFile}.texts`;
+  const r = await runAsc(rootDir, [entry, "-o", outFile, ...ASC_FLAGS, "--config", ISOLATED_ASCONFIG], textsFile);
+  if (r.code !== 0 || !fs.existsSync(outFile) || !fs.existsSync(textsFile)) {
     for (const line of r.output.trimEnd().split(/\r?\n/)) if (line.trim()) log(`  ${p.name} | ${line}`);
     throw new BuildFailure(`asc failed: ${summarizeAscOutput(r.output)}`);
   }
-  return fs.readFileSync(outFile);
+  // One data segment instead of hundreds: instantiation (once per request) copies each one.
+  const merged = mergeDataSegments(fs.readFileSync(outFile)).bytes;
+  try {
+    return Buffer.from(await attachTexts(merged, fs.readFileSync(textsFile)));
+  } catch (e) {
+    throw new BuildFailure(`attaching the texts segment failed: ${(e as Error).message}`);
+  }
 }
 
 function readReadme(p: PolicyPaths): string {
@@ -227,9 +238,7 @@ async function produce(rootDir: string, p: PolicyPaths, log: (line: string) => v
   const usage = readReadme(p);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `cachewarden-build-${p.name}-`));
   try {
-    const compiled = await compile(rootDir, p, path.join(scratch, POLICY_WASM), log);
-    // One data segment instead of hundreds: instantiation (once per request) copies each one.
-    const policy = mergeDataSegments(compiled).bytes;
+    const policy = await compile(rootDir, p, path.join(scratch, POLICY_WASM), log);
     assertGates(policy, POLICY_WASM, { metadata: "absent" });
     const { bytes: annotated } = annotateModule({
       wasm: policy, wasmLabel: POLICY_WASM, metadata, metadataLabel, usage,

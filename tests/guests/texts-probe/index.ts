@@ -1,0 +1,44 @@
+// Test-only guest for tests/texts.test.ts: every kind of string the texts transform rewrites or
+// leaves alone (tools/build/texts-transform.mjs), answered as one line per case, so the test can
+// compare what the built module says with what the source says.
+import { readInvocation, releaseCallMemory, reportGuestError, respondString } from "../../../assembly/wapc/index";
+
+// @ts-ignore: decorator
+@lazy
+const LAZY_CONSTANT = "a lazy constant";
+const PLAIN_CONSTANT = "a non-lazy constant";
+let plainVariable = "a top-level variable";
+
+class Holder {
+  static readonly STATIC_FIELD: string = "a static field";
+  field: string = "an instance field";
+}
+
+function defaulted(text: string = "a default parameter"): string { return text; }
+
+function answer(): string {
+  const lines = [
+    "plain ASCII",
+    "quote \" backslash \\ tab \t newline \n end",
+    "two-byte é, three-byte → €, four-byte 😀, separator \u2028",
+    LAZY_CONSTANT,
+    PLAIN_CONSTANT,
+    plainVariable,
+    Holder.STATIC_FIELD,
+    new Holder().field,
+    defaulted(),
+    "concat " + LAZY_CONSTANT + " and " + "literal",
+    "",
+  ];
+  return lines.join("|");
+}
+
+export function __guest_call(operationLen: i32, payloadLen: i32): i32 {
+  const invocation = readInvocation(operationLen, payloadLen);
+  let rc = 1;
+  if (invocation.operation == "protocol_version") respondString("\"v1\"");
+  else if (invocation.operation == "texts") respondString(answer());
+  else { reportGuestError("unknown operation: " + invocation.operation); rc = 0; }
+  releaseCallMemory();
+  return rc;
+}

@@ -1,0 +1,220 @@
+// asc transform of the production build: the project's string literals leave linear memory.
+//
+// AssemblyScript stores every literal as a static UTF-16 object (20-byte header, 16-byte aligned)
+// in an active data segment, which V8 copies into fresh memory on every instantiation (what
+// policy-server does per request); start-up grows with the 4 KiB pages that data covers
+// (docs/benchmarks.md). Here every literal, and every read of a top-level string constant,
+// becomes `__cw_text(slot)`. The texts travel as UTF-8 in one passive data segment that
+// tools/build/texts.ts adds after compiling; on its first use a text is copied out of it
+// (`memory.init`), inflated to a string below `--memoryBase` and remembered there, so the
+// per-call heap reset never touches it. A text never used is never copied.
+//
+// Left alone: the empty string, decorator arguments, import/export paths, initialisers of static
+// fields and of top-level variables other than string constants (they run in `_start`, which must
+// not write memory), the standard library and as-pect specs.
+import * as fs from "node:fs";
+import { CommonFlags, DecoratorKind, LiteralKind, Node, NodeKind, SourceKind } from "assemblyscript";
+
+/** where the generated AssemblyScript is parsed from (never written to disk) */
+export const GENERATED_PATH = "assembly/__generated__/texts.ts";
+/** the import the generated code calls, which tools/build/texts.ts turns into `memory.init` */
+export const COPY_IMPORT = { module: "cachewarden", name: "texts_copy" };
+/** the build sets this to the file the texts segment is written to */
+export const TEXTS_FILE_ENV = "CACHEWARDEN_TEXTS_FILE";
+/** the asc `--memoryBase` the build passes: [TEXTS_LOW, MEMORY_BASE) is the texts' own region */
+export const MEMORY_BASE = 65536;
+const TEXTS_LOW = 1024;
+
+// keys whose child is a name or a type, never an expression that reads a constant
+const NOT_AN_EXPRESSION = new Set(["range", "parent", "decorators", "name", "property", "type", "returnType",
+  "typeArguments", "typeParameters", "implementsTypes", "extendsType"]);
+
+function isStringLiteral(node) {
+  return !!node && node.kind === NodeKind.Literal && node.literalKind === LiteralKind.String;
+}
+
+class TextTable {
+  constructor() { this.slots = new Map(); this.texts = []; }
+  slotOf(text) {
+    let slot = this.slots.get(text);
+    if (slot === undefined) {
+      slot = this.texts.length;
+      this.slots.set(text, slot);
+      this.texts.push(text);
+    }
+    return slot;
+  }
+}
+
+function textCall(range, text, table) {
+  // eslint-disable-next-line no-undef -- i64_new is the compiler's own global
+  const slot = Node.createIntegerLiteralExpression(i64_new(table.slotOf(text), 0), range);
+  return Node.createCallExpression(Node.createIdentifierExpression("__cw_text", range), null, [slot], range);
+}
+
+/** Replaces, below `node` and in place, every string literal and every read of a top-level string
+ *  constant (`constants`: name -> text) with a `__cw_text` call. */
+function rewrite(node, table, constants, seen) {
+  if (!node || typeof node !== "object" || seen.has(node)) return;
+  seen.add(node);
+  switch (node.kind) {
+    case NodeKind.Decorator: case NodeKind.Import: case NodeKind.Export: case NodeKind.ExportImport:
+    case NodeKind.ExportDefault: case NodeKind.ImportDeclaration: case NodeKind.ExportMember:
+      return;
+    case NodeKind.Variable:
+      if (node.cwTopLevel) return; // read where used (constants) or run in `_start` (the rest)
+      break;
+    case NodeKind.FieldDeclaration:
+      if ((node.flags & CommonFlags.Static) !== 0) return;
+      break;
+    default:
+      break;
+  }
+  const replacement = (child) => {
+    if (isStringLiteral(child)) return child.value.length > 0 ? textCall(child.range, child.value, table) : null;
+    if (child.kind === NodeKind.Identifier && constants.has(child.text)) return textCall(child.range, constants.get(child.text), table);
+    return null;
+  };
+  for (const key of Object.keys(node)) {
+    if (NOT_AN_EXPRESSION.has(key)) continue;
+    const value = node[key];
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const child = value[i];
+        if (!child || typeof child !== "object" || typeof child.kind !== "number") continue;
+        const r = replacement(child);
+        if (r) value[i] = r;
+        else rewrite(child, table, constants, seen);
+      }
+    } else if (value && typeof value === "object" && typeof value.kind === "number") {
+      const r = replacement(value);
+      if (r) node[key] = r;
+      else rewrite(value, table, constants, seen);
+    }
+  }
+}
+
+/**
+ * Top-level `const NAME = "text"` of every source; a name defined twice is left alone. Each such
+ * constant is made `@lazy`, so once its reads are replaced nothing compiles the literal itself.
+ */
+function stringConstants(sources) {
+  const found = new Map();
+  const clashing = new Set();
+  const declarations = new Map();
+  for (const source of sources) {
+    for (const statement of source.statements) {
+      if (statement.kind !== NodeKind.Variable) continue;
+      for (const d of statement.declarations) {
+        if ((d.flags & CommonFlags.Const) === 0 || !isStringLiteral(d.initializer)) continue;
+        const name = d.name.text;
+        if (found.has(name) && found.get(name) !== d.initializer.value) clashing.add(name);
+        found.set(name, d.initializer.value);
+        declarations.set(name, d);
+      }
+    }
+  }
+  for (const name of clashing) found.delete(name);
+  for (const [name, d] of declarations) {
+    if (!found.has(name) || isLazy(d.decorators)) continue;
+    d.decorators = [...(d.decorators ?? []), Node.createDecorator(Node.createIdentifierExpression("lazy", d.range), null, d.range)];
+  }
+  return found;
+}
+
+function isLazy(decorators) {
+  return (decorators ?? []).some((d) => d.decoratorKind === DecoratorKind.Lazy);
+}
+
+/** The passive segment: per slot (u16 offset, u16 length) into the UTF-8 that follows. */
+function encodeSegment(texts) {
+  const bodies = texts.map((t) => Buffer.from(t, "utf8"));
+  const meta = Buffer.alloc(texts.length * 4);
+  let offset = 0;
+  bodies.forEach((b, slot) => {
+    if (offset > 0xffff || b.length > 0xffff) throw new Error("texts-transform: the texts exceed 64 KiB");
+    meta.writeUInt16LE(offset, slot * 4);
+    meta.writeUInt16LE(b.length, slot * 4 + 2);
+    offset += b.length;
+  });
+  return { segment: Buffer.concat([meta, ...bodies]), metaBytes: meta.length, maxBytes: Math.max(8, ...bodies.map((b) => b.length)) };
+}
+
+function generate(texts, metaBytes, maxBytes) {
+  const cells = TEXTS_LOW;
+  const scratch = (cells + texts.length * 4 + 15) & ~15;
+  const strings = (scratch + maxBytes + 15) & ~15;
+  // every text inflated: UTF-16 plus a 20-byte header, payloads 16-aligned
+  const need = texts.reduce((n, t) => n + ((20 + t.length * 2 + 15) & ~15) + 16, 0);
+  if (strings + need > MEMORY_BASE) throw new Error(`texts-transform: ${texts.length} texts need ${strings + need} bytes below --memoryBase ${MEMORY_BASE}`);
+  return `// @ts-nocheck
+// Generated by tools/build/texts-transform.mjs (${texts.length} texts); see there.
+@external("${COPY_IMPORT.module}", "${COPY_IMPORT.name}")
+declare function __cw_texts_copy(dst: usize, offset: u32, length: u32): void;
+
+// the next free byte of the strings region (a wasm global: the heap reset leaves it alone)
+let cwNext: usize = ${strings};
+
+@global
+function __cw_text(slot: i32): string {
+  const cell = <usize>${cells} + (<usize>slot << 2);
+  const ready = load<u32>(cell);
+  if (ready != 0) return changetype<string>(<usize>ready);
+  return __cw_materialize(slot, cell);
+}
+
+function __cw_materialize(slot: i32, cell: usize): string {
+  const src = <usize>${scratch};
+  __cw_texts_copy(src, <u32>slot << 2, 4);
+  const offset = <u32>load<u16>(src);
+  const n = <i32>load<u16>(src, 2);
+  __cw_texts_copy(src, ${metaBytes} + offset, <u32>n);
+  const p = (cwNext + 20 + 15) & ~15;
+  let i = 0;
+  let u = 0;
+  while (i < n) {
+    let c = <u32>load<u8>(src + <usize>i);
+    if (c < 0x80) { i += 1; }
+    else if (c < 0xE0) { c = ((c & 0x1F) << 6) | (<u32>load<u8>(src + <usize>i + 1) & 0x3F); i += 2; }
+    else if (c < 0xF0) { c = ((c & 0x0F) << 12) | ((<u32>load<u8>(src + <usize>i + 1) & 0x3F) << 6) | (<u32>load<u8>(src + <usize>i + 2) & 0x3F); i += 3; }
+    else {
+      const cp = ((c & 0x07) << 18) | ((<u32>load<u8>(src + <usize>i + 1) & 0x3F) << 12) | ((<u32>load<u8>(src + <usize>i + 2) & 0x3F) << 6) | (<u32>load<u8>(src + <usize>i + 3) & 0x3F);
+      i += 4;
+      store<u16>(p + (<usize>u << 1), <u16>(0xD800 + ((cp - 0x10000) >> 10)));
+      u++;
+      c = 0xDC00 + ((cp - 0x10000) & 0x3FF);
+    }
+    store<u16>(p + (<usize>u << 1), <u16>c);
+    u++;
+  }
+  // the object header static strings carry: block size, two zero GC words, class id, byte length
+  store<u32>(p - 20, <u32>((u << 1) + 16));
+  store<u32>(p - 8, idof<string>());
+  store<u32>(p - 4, <u32>(u << 1));
+  cwNext = p + (<usize>u << 1);
+  store<u32>(cell, <u32>p);
+  return changetype<string>(p);
+}
+`;
+}
+
+export default class CachewardenTexts {
+  afterParse(parser) {
+    const out = process.env[TEXTS_FILE_ENV];
+    if (!out) throw new Error(`texts-transform: ${TEXTS_FILE_ENV} is not set (the build sets it)`);
+    const table = new TextTable();
+    const sources = parser.sources.filter((source) => {
+      if (source.sourceKind !== SourceKind.User && source.sourceKind !== SourceKind.UserEntry) return false;
+      const path = source.normalizedPath;
+      return !path.startsWith("~lib/") && !path.includes("__tests__") && path !== GENERATED_PATH;
+    });
+    const constants = stringConstants(sources);
+    for (const source of sources) {
+      for (const statement of source.statements) if (statement.kind === NodeKind.Variable) statement.cwTopLevel = true;
+      rewrite(source, table, constants, new Set());
+    }
+    const { segment, metaBytes, maxBytes } = encodeSegment(table.texts);
+    fs.writeFileSync(out, segment);
+    if (table.texts.length > 0) parser.parseFile(generate(table.texts, metaBytes, maxBytes), GENERATED_PATH, true);
+  }
+}

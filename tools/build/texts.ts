@@ -1,0 +1,128 @@
+// The second half of tools/build/texts-transform.mjs, run on the compiled module: the texts'
+// UTF-8 becomes one passive data segment, and the import the generated code calls
+// (`cachewarden.texts_copy`) becomes a defined function that copies out of it with `memory.init`.
+// AssemblyScript 0.28 can neither declare a passive segment nor emit `memory.init` (its builtin
+// aborts with "Not implemented"), so binaryen does this step. A module that never imported the
+// function (no texts) is returned as it is; one that still imports it fails the gates (only `wapc`
+// imports link under policy-server).
+import * as path from "node:path";
+import { encodeU32, listSections } from "./wasm";
+
+const COPY_IMPORT = { module: "cachewarden", name: "texts_copy" };
+
+/** the asc flags that go with the transform (the texts' region lies below the memory base) */
+export function textsAscFlags(): string[] {
+  return ["--transform", path.join(__dirname, "texts-transform.mjs"), "--memoryBase", "65536"];
+}
+
+export const TEXTS_FILE_ENV = "CACHEWARDEN_TEXTS_FILE";
+
+interface Binaryen {
+  readBinary(bytes: Uint8Array): BinaryenModule;
+  getFunctionInfo(f: number): { name: string; module: string; base: string };
+  createType(types: number[]): number;
+  i32: number;
+  none: number;
+  Features: { All: number };
+}
+interface BinaryenModule {
+  getNumFunctions(): number;
+  getFunctionByIndex(i: number): number;
+  removeFunction(name: string): void;
+  addFunction(name: string, params: number, results: number, vars: number[], body: number): number;
+  local: { get(index: number, type: number): number };
+  memory: { init(segment: string, dest: number, offset: number, size: number): number };
+  getNumDataSegments(): number;
+  getDataSegmentByIndex(i: number): number;
+  getDataSegmentInfo(segment: number): { name: string; passive: boolean };
+  setFeatures(features: number): void;
+  validate(): number;
+  emitBinary(): Uint8Array;
+  dispose(): void;
+}
+
+let binaryenPromise: Promise<Binaryen> | undefined;
+function loadBinaryen(): Promise<Binaryen> {
+  // ESM only: a dynamic import that tsx's CommonJS transform leaves alone
+  binaryenPromise ??= (new Function("m", "return import(m)") as (m: string) => Promise<{ default: Binaryen }>)("binaryen").then((m) => m.default);
+  return binaryenPromise;
+}
+
+const DATA_SECTION = 11;
+const DATA_COUNT_SECTION = 12;
+
+/** `wasm` with `data` appended as one more (passive) data segment, the data count raised to match */
+export function appendPassiveSegment(wasm: Uint8Array, data: Uint8Array): Buffer {
+  const bytes = Buffer.from(wasm);
+  const sections = listSections(bytes);
+  const dataSection = sections.find((s) => s.id === DATA_SECTION);
+  const passive = Buffer.concat([encodeU32(1), encodeU32(data.length), Buffer.from(data)]);
+  let count = 0;
+  let body = Buffer.alloc(0);
+  if (dataSection) {
+    const pos = { p: dataSection.payloadOffset };
+    count = readU32(bytes, pos);
+    body = bytes.subarray(pos.p, dataSection.payloadOffset + dataSection.size);
+  }
+  const payload = Buffer.concat([encodeU32(count + 1), body, passive]);
+  const newData = Buffer.concat([Buffer.from([DATA_SECTION]), encodeU32(payload.length), payload]);
+  const newCount = Buffer.concat([Buffer.from([DATA_COUNT_SECTION]), encodeU32(encodeU32(count + 1).length), encodeU32(count + 1)]);
+  const parts: Buffer[] = [];
+  let cursor = 0;
+  let countWritten = false;
+  for (const s of sections) {
+    if (s.id === DATA_COUNT_SECTION) {
+      parts.push(bytes.subarray(cursor, s.offset), newCount);
+      cursor = s.payloadOffset + s.size;
+      countWritten = true;
+    } else if (s.id === DATA_SECTION) {
+      parts.push(bytes.subarray(cursor, s.offset), newData);
+      cursor = s.payloadOffset + s.size;
+    }
+  }
+  parts.push(bytes.subarray(cursor));
+  if (!countWritten || !dataSection) throw new Error("texts: the module has no data count or data section to extend");
+  return Buffer.concat(parts);
+}
+
+function readU32(buf: Uint8Array, pos: { p: number }): number {
+  let result = 0;
+  for (let shift = 0; shift < 35; shift += 7) {
+    const b = buf[pos.p++];
+    result += (b & 0x7f) * 2 ** shift;
+    if ((b & 0x80) === 0) return result;
+  }
+  throw new Error("texts: LEB128 too long");
+}
+
+/** Adds the texts segment and defines `cachewarden.texts_copy`; see the file comment. */
+export async function attachTexts(wasm: Uint8Array, segment: Uint8Array): Promise<Uint8Array> {
+  const binaryen = await loadBinaryen();
+  const probe = binaryen.readBinary(wasm);
+  let imported = false;
+  try {
+    for (let i = 0; i < probe.getNumFunctions(); i++) {
+      const info = binaryen.getFunctionInfo(probe.getFunctionByIndex(i));
+      if (info.module === COPY_IMPORT.module && info.base === COPY_IMPORT.name) imported = true;
+    }
+  } finally { probe.dispose(); }
+  if (!imported) return wasm;
+  const module = binaryen.readBinary(appendPassiveSegment(wasm, segment));
+  try {
+    module.setFeatures(binaryen.Features.All);
+    let importName = "";
+    for (let i = 0; i < module.getNumFunctions(); i++) {
+      const info = binaryen.getFunctionInfo(module.getFunctionByIndex(i));
+      if (info.module === COPY_IMPORT.module && info.base === COPY_IMPORT.name) importName = info.name;
+    }
+    const last = module.getDataSegmentInfo(module.getDataSegmentByIndex(module.getNumDataSegments() - 1));
+    module.removeFunction(importName);
+    const params = binaryen.createType([binaryen.i32, binaryen.i32, binaryen.i32]);
+    module.addFunction(importName, params, binaryen.none, [],
+      module.memory.init(last.name, module.local.get(0, binaryen.i32), module.local.get(1, binaryen.i32), module.local.get(2, binaryen.i32)));
+    if (!module.validate()) throw new Error("texts: binaryen rejects the module after defining cachewarden.texts_copy");
+    return module.emitBinary();
+  } finally {
+    module.dispose();
+  }
+}
