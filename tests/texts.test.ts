@@ -58,4 +58,6 @@ test("literals and string constants leave the active data; variables and static 
   }
   // their initialisers run in `_start`, which must not write memory: left as static data
   for (const t of ["a top-level variable", "a static field"]) assert.ok(utf16(t), t);
+  // a text only uncompiled code reads keeps its slot but no bytes
+  assert.ok(!utf8("a text no compiled code reads") && !utf16("a text no compiled code reads"));
 });

@@ -126,9 +126,10 @@ function isLazy(decorators) {
   return (decorators ?? []).some((d) => d.decoratorKind === DecoratorKind.Lazy);
 }
 
-/** The passive segment: per slot (u16 offset, u16 length) into the UTF-8 that follows. */
-function encodeSegment(texts) {
-  const bodies = texts.map((t) => Buffer.from(t, "utf8"));
+/** The passive segment: per slot (u16 offset, u16 length) into the UTF-8 that follows; a slot
+ *  that no compiled code reads (`used` says) keeps its entry but no bytes. */
+function encodeSegment(texts, used = () => true) {
+  const bodies = texts.map((t, slot) => (used(slot) ? Buffer.from(t, "utf8") : Buffer.alloc(0)));
   const meta = Buffer.alloc(texts.length * 4);
   let offset = 0;
   bodies.forEach((b, slot) => {
@@ -213,8 +214,25 @@ export default class CachewardenTexts {
       for (const statement of source.statements) if (statement.kind === NodeKind.Variable) statement.cwTopLevel = true;
       rewrite(source, table, constants, new Set());
     }
+    // the layout (meta size, longest text) is fixed now; the bytes of texts no compiled code reads
+    // are left out after compiling (afterCompile)
     const { segment, metaBytes, maxBytes } = encodeSegment(table.texts);
     fs.writeFileSync(out, segment);
+    this.texts = table.texts;
     if (table.texts.length > 0) parser.parseFile(generate(table.texts, metaBytes, maxBytes), GENERATED_PATH, true);
+  }
+
+  afterCompile(module) {
+    if (!this.texts || this.texts.length === 0) return;
+    // before optimisation every read is still a direct `__cw_text(<slot>)` call with a constant
+    const text = module.emitText();
+    const used = new Set();
+    const calls = /\(call \$assembly\/__generated__\/texts\/__cw_text\s*\(i32\.const (\d+)\)/g;
+    let matched = 0;
+    for (const m of text.matchAll(calls)) { used.add(Number(m[1])); matched++; }
+    // a read whose slot is not a visible constant would find its bytes missing: refuse the build
+    const all = text.match(/\(call \$assembly\/__generated__\/texts\/__cw_text\s/g)?.length ?? 0;
+    if (all !== matched) throw new Error(`texts-transform: ${all - matched} of ${all} text reads have no constant slot`);
+    fs.writeFileSync(process.env[TEXTS_FILE_ENV], encodeSegment(this.texts, (slot) => used.has(slot)).segment);
   }
 }

@@ -16,6 +16,9 @@ class Holder {
 
 function defaulted(text: string = "a default parameter"): string { return text; }
 
+// never called, so never compiled: its text must not take bytes in the module
+function neverCalled(): string { return "a text no compiled code reads"; }
+
 function answer(): string {
   const lines = [
     "plain ASCII",
