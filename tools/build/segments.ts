@@ -16,7 +16,21 @@ interface Segment { offset: number; bytes: Uint8Array }
 
 export interface MergeResult { bytes: Buffer; before: number; after: number; merged: boolean; reason?: string }
 
-function readU32(buf: Uint8Array, pos: { p: number }): number {
+/** `bytes` with its data section replaced by `dataSection` and its data count set to `count` */
+export function withDataSections(bytes: Buffer, sections: Section[], dataSection: Buffer, count: number): Buffer {
+  const parts: Buffer[] = [];
+  let cursor = 0;
+  for (const s of sections) {
+    if (s.id !== DATA_SECTION && s.id !== DATA_COUNT_SECTION) continue;
+    parts.push(bytes.subarray(cursor, s.offset));
+    parts.push(s.id === DATA_SECTION ? dataSection : Buffer.concat([Buffer.from([DATA_COUNT_SECTION]), encodeU32(encodeU32(count).length), encodeU32(count)]));
+    cursor = s.payloadOffset + s.size;
+  }
+  parts.push(bytes.subarray(cursor));
+  return Buffer.concat(parts);
+}
+
+export function readU32(buf: Uint8Array, pos: { p: number }): number {
   let result = 0;
   for (let shift = 0; shift < 35; shift += 7) {
     const b = buf[pos.p++];
@@ -116,16 +130,7 @@ export function mergeDataSegments(input: Uint8Array): MergeResult {
   if (mayReferenceSegments(bytes, sections.find((s) => s.id === CODE_SECTION))) return keep("code may use memory.init or data.drop", segments.length);
   const runs = mergeRuns(segments);
   if (typeof runs === "string") return keep(runs, segments.length);
-  const parts: Buffer[] = [];
-  let cursor = 0;
-  for (const s of sections) {
-    if (s.id !== DATA_SECTION && s.id !== DATA_COUNT_SECTION) continue;
-    parts.push(bytes.subarray(cursor, s.offset));
-    parts.push(s.id === DATA_SECTION ? encodeDataSection(runs) : Buffer.concat([Buffer.from([DATA_COUNT_SECTION]), encodeU32(encodeU32(runs.length).length), encodeU32(runs.length)]));
-    cursor = s.payloadOffset + s.size;
-  }
-  parts.push(bytes.subarray(cursor));
-  const out = Buffer.concat(parts);
+  const out = withDataSections(bytes, sections, encodeDataSection(runs), runs.length);
   if (!WebAssembly.validate(new Uint8Array(out))) return keep("merged module does not validate", segments.length);
   return { bytes: out, before: segments.length, after: runs.length, merged: true };
 }

@@ -6,6 +6,7 @@
 // function (no texts) is returned as it is; one that still imports it fails the gates (only `wapc`
 // imports link under policy-server).
 import * as path from "node:path";
+import { readU32, withDataSections } from "./segments";
 import { encodeU32, listSections } from "./wasm";
 
 const COPY_IMPORT = { module: "cachewarden", name: "texts_copy" };
@@ -56,43 +57,15 @@ export function appendPassiveSegment(wasm: Uint8Array, data: Uint8Array): Buffer
   const bytes = Buffer.from(wasm);
   const sections = listSections(bytes);
   const dataSection = sections.find((s) => s.id === DATA_SECTION);
+  if (!dataSection || !sections.some((s) => s.id === DATA_COUNT_SECTION)) {
+    throw new Error("texts: the module has no data count or data section to extend");
+  }
+  const pos = { p: dataSection.payloadOffset };
+  const count = readU32(bytes, pos);
+  const existing = bytes.subarray(pos.p, dataSection.payloadOffset + dataSection.size);
   const passive = Buffer.concat([encodeU32(1), encodeU32(data.length), Buffer.from(data)]);
-  let count = 0;
-  let body = Buffer.alloc(0);
-  if (dataSection) {
-    const pos = { p: dataSection.payloadOffset };
-    count = readU32(bytes, pos);
-    body = bytes.subarray(pos.p, dataSection.payloadOffset + dataSection.size);
-  }
-  const payload = Buffer.concat([encodeU32(count + 1), body, passive]);
-  const newData = Buffer.concat([Buffer.from([DATA_SECTION]), encodeU32(payload.length), payload]);
-  const newCount = Buffer.concat([Buffer.from([DATA_COUNT_SECTION]), encodeU32(encodeU32(count + 1).length), encodeU32(count + 1)]);
-  const parts: Buffer[] = [];
-  let cursor = 0;
-  let countWritten = false;
-  for (const s of sections) {
-    if (s.id === DATA_COUNT_SECTION) {
-      parts.push(bytes.subarray(cursor, s.offset), newCount);
-      cursor = s.payloadOffset + s.size;
-      countWritten = true;
-    } else if (s.id === DATA_SECTION) {
-      parts.push(bytes.subarray(cursor, s.offset), newData);
-      cursor = s.payloadOffset + s.size;
-    }
-  }
-  parts.push(bytes.subarray(cursor));
-  if (!countWritten || !dataSection) throw new Error("texts: the module has no data count or data section to extend");
-  return Buffer.concat(parts);
-}
-
-function readU32(buf: Uint8Array, pos: { p: number }): number {
-  let result = 0;
-  for (let shift = 0; shift < 35; shift += 7) {
-    const b = buf[pos.p++];
-    result += (b & 0x7f) * 2 ** shift;
-    if ((b & 0x80) === 0) return result;
-  }
-  throw new Error("texts: LEB128 too long");
+  const payload = Buffer.concat([encodeU32(count + 1), existing, passive]);
+  return withDataSections(bytes, sections, Buffer.concat([Buffer.from([DATA_SECTION]), encodeU32(payload.length), payload]), count + 1);
 }
 
 /** Adds the texts segment and defines `cachewarden.texts_copy`; see the file comment. */
