@@ -36,7 +36,7 @@ function inputsHash(guestDir: string): string {
   const h = crypto.createHash("sha256");
   h.update(compilerVersion()).update("\0").update(PRODUCTION_FLAGS.join(" ")).update("\0");
   const files = [...listFiles(guestDir), ...listFiles(path.join(ROOT, "assembly")), path.join(ROOT, "asconfig.json"),
-    ...["compile-guest.ts", "segments.ts", "texts.ts", "texts-transform.mjs"].map((f) => path.join(ROOT, "tools", "build", f))];
+    ...["compile-guest.ts", "segments.ts", "texts.ts", "texts-transform.mjs", "texts-contract.json"].map((f) => path.join(ROOT, "tools", "build", f))];
   for (const f of files) {
     if (!fs.existsSync(f)) continue;
     h.update(path.relative(ROOT, f)).update("\0").update(fs.readFileSync(f)).update("\0");

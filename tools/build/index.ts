@@ -38,7 +38,7 @@ const POLICY_WASM = "policy.wasm";
 const ANNOTATED_WASM = "annotated-policy.wasm";
 const STAMP_VERSION = 1;
 // Build tooling whose behaviour shapes the outputs: a change re-runs every build.
-const TOOL_SOURCES = ["tools/build/index.ts", "tools/build/annotate.ts", "tools/build/gates.ts", "tools/build/metadata.ts", "tools/build/wasm.ts", "tools/build/segments.ts", "tools/build/texts.ts", "tools/build/texts-transform.mjs", "tools/build/asconfig.isolated.json", "tools/host/guest.ts", "tools/host/instance.ts"];
+const TOOL_SOURCES = ["tools/build/index.ts", "tools/build/annotate.ts", "tools/build/gates.ts", "tools/build/metadata.ts", "tools/build/wasm.ts", "tools/build/segments.ts", "tools/build/texts.ts", "tools/build/texts-transform.mjs", "tools/build/texts-contract.json", "tools/build/asconfig.isolated.json", "tools/host/guest.ts", "tools/host/instance.ts"];
 
 export interface BuildOptions {
   /** policy folder names; default: every policy under policiesDir */

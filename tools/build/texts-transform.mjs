@@ -16,13 +16,14 @@ import * as fs from "node:fs";
 import { CommonFlags, DecoratorKind, LiteralKind, Node, NodeKind, SourceKind } from "assemblyscript";
 
 /** where the generated AssemblyScript is parsed from (never written to disk) */
-export const GENERATED_PATH = "assembly/__generated__/texts.ts";
-/** the import the generated code calls, which tools/build/texts.ts turns into `memory.init` */
-export const COPY_IMPORT = { module: "cachewarden", name: "texts_copy" };
-/** the build sets this to the file the texts segment is written to */
-export const TEXTS_FILE_ENV = "CACHEWARDEN_TEXTS_FILE";
-/** the asc `--memoryBase` the build passes: [TEXTS_LOW, MEMORY_BASE) is the texts' own region */
-export const MEMORY_BASE = 65536;
+const GENERATED_PATH = "assembly/__generated__/texts.ts";
+// shared with tools/build/texts.ts: the import the generated code calls (which that step turns into
+// `memory.init`), the variable naming the file the segment is written to, and the asc
+// `--memoryBase` the build passes ([TEXTS_LOW, memoryBase) is the texts' own region)
+const CONTRACT = JSON.parse(fs.readFileSync(new URL("./texts-contract.json", import.meta.url), "utf8"));
+const COPY_IMPORT = CONTRACT.copyImport;
+const TEXTS_FILE_ENV = CONTRACT.textsFileEnv;
+const MEMORY_BASE = CONTRACT.memoryBase;
 const TEXTS_LOW = 1024;
 
 // keys whose child is a name or a type, never an expression that reads a constant

@@ -5,18 +5,23 @@
 // aborts with "Not implemented"), so binaryen does this step. A module that never imported the
 // function (no texts) is returned as it is; one that still imports it fails the gates (only `wapc`
 // imports link under policy-server).
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { readU32, withDataSections } from "./segments";
 import { encodeU32, listSections } from "./wasm";
 
-const COPY_IMPORT = { module: "cachewarden", name: "texts_copy" };
+// what this step and the transform agree on (one file, read by both)
+const CONTRACT = JSON.parse(fs.readFileSync(path.join(__dirname, "texts-contract.json"), "utf8")) as {
+  copyImport: { module: string; name: string }; textsFileEnv: string; memoryBase: number;
+};
+const COPY_IMPORT = CONTRACT.copyImport;
 
 /** the asc flags that go with the transform (the texts' region lies below the memory base) */
 export function textsAscFlags(): string[] {
-  return ["--transform", path.join(__dirname, "texts-transform.mjs"), "--memoryBase", "65536"];
+  return ["--transform", path.join(__dirname, "texts-transform.mjs"), "--memoryBase", String(CONTRACT.memoryBase)];
 }
 
-export const TEXTS_FILE_ENV = "CACHEWARDEN_TEXTS_FILE";
+export const TEXTS_FILE_ENV = CONTRACT.textsFileEnv;
 
 interface Binaryen {
   readBinary(bytes: Uint8Array): BinaryenModule;
