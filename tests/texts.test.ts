@@ -22,6 +22,7 @@ const EXPECTED = [
   "an instance field",
   "a default parameter",
   "concat a lazy constant and literal",
+  "the local variable / the global constant",
   "",
 ].join("|");
 

@@ -27,8 +27,8 @@ const MEMORY_BASE = CONTRACT.memoryBase;
 const TEXTS_LOW = 1024;
 
 // keys whose child is a name or a type, never an expression that reads a constant
-const NOT_AN_EXPRESSION = new Set(["range", "parent", "decorators", "name", "property", "type", "returnType",
-  "typeArguments", "typeParameters", "implementsTypes", "extendsType"]);
+const NOT_AN_EXPRESSION = new Set(["range", "parent", "decorators", "name", "names", "property", "label", "type",
+  "returnType", "typeArguments", "typeParameters", "implementsTypes", "extendsType"]);
 
 function isStringLiteral(node) {
   return !!node && node.kind === NodeKind.Literal && node.literalKind === LiteralKind.String;
@@ -116,11 +116,33 @@ function stringConstants(sources) {
     }
   }
   for (const name of clashing) found.delete(name);
+  // a name also declared below the top level (a local, a parameter) could be shadowed there, and
+  // reading it is then not reading the constant: such constants are left alone
+  for (const source of sources) forEachInnerDeclaration(source, (name) => found.delete(name));
   for (const [name, d] of declarations) {
     if (!found.has(name) || isLazy(d.decorators)) continue;
     d.decorators = [...(d.decorators ?? []), Node.createDecorator(Node.createIdentifierExpression("lazy", d.range), null, d.range)];
   }
   return found;
+}
+
+/** calls `visit` with the name of every variable and parameter declared inside a function or class */
+function forEachInnerDeclaration(source, visit) {
+  const seen = new Set();
+  const walk = (node, inner) => {
+    if (!node || typeof node !== "object" || seen.has(node)) return;
+    seen.add(node);
+    if (inner && (node.kind === NodeKind.VariableDeclaration || node.kind === NodeKind.Parameter) && node.name) visit(node.name.text);
+    const nowInner = inner || node.kind === NodeKind.FunctionDeclaration || node.kind === NodeKind.MethodDeclaration
+      || node.kind === NodeKind.ClassDeclaration || node.kind === NodeKind.Function;
+    for (const key of Object.keys(node)) {
+      if (key === "range" || key === "parent") continue;
+      const value = node[key];
+      if (Array.isArray(value)) for (const child of value) walk(child, nowInner);
+      else if (value && typeof value === "object" && typeof value.kind === "number") walk(value, nowInner);
+    }
+  };
+  walk(source, false);
 }
 
 function isLazy(decorators) {

@@ -9,6 +9,14 @@ const LAZY_CONSTANT = "a lazy constant";
 const PLAIN_CONSTANT = "a non-lazy constant";
 let plainVariable = "a top-level variable";
 
+const SHADOWED = "the global constant";
+
+// a local with a constant's name: reads of it must stay reads of the local
+function shadowing(suffix: string): string {
+  const SHADOWED = "the local " + suffix;
+  return SHADOWED;
+}
+
 class Holder {
   static readonly STATIC_FIELD: string = "a static field";
   field: string = "an instance field";
@@ -31,6 +39,7 @@ function answer(): string {
     new Holder().field,
     defaulted(),
     "concat " + LAZY_CONSTANT + " and " + "literal",
+    shadowing("variable") + " / " + SHADOWED,
     "",
   ];
   return lines.join("|");
