@@ -11,7 +11,8 @@
 //
 // Left alone: the empty string, decorator arguments, import/export paths, initialisers of static
 // fields and of top-level variables other than string constants (they run in `_start`, which must
-// not write memory), the standard library and as-pect specs.
+// not write memory), constants whose name a local or parameter also uses (a read might be the
+// local's), the standard library and as-pect specs.
 import * as fs from "node:fs";
 import { CommonFlags, DecoratorKind, LiteralKind, Node, NodeKind, SourceKind } from "assemblyscript";
 
