@@ -31,6 +31,25 @@ const TEXTS_LOW = 1024;
 const NOT_AN_EXPRESSION = new Set(["range", "parent", "decorators", "name", "names", "property", "label", "type",
   "returnType", "typeArguments", "typeParameters", "implementsTypes", "extendsType"]);
 
+/** calls `visit(child, replace)` for each direct AST child of `node` under a key not in `skip`;
+ *  `replace(next)` puts `next` in the child's place */
+function forEachChild(node, skip, visit) {
+  for (const key of Object.keys(node)) {
+    if (skip.has(key)) continue;
+    const value = node[key];
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const child = value[i];
+        if (child && typeof child === "object" && typeof child.kind === "number") visit(child, (next) => { value[i] = next; });
+      }
+    } else if (value && typeof value === "object" && typeof value.kind === "number") {
+      visit(value, (next) => { node[key] = next; });
+    }
+  }
+}
+
+const NOT_A_CHILD = new Set(["range", "parent"]);
+
 function isStringLiteral(node) {
   return !!node && node.kind === NodeKind.Literal && node.literalKind === LiteralKind.String;
 }
@@ -77,23 +96,11 @@ function rewrite(node, table, constants, seen) {
     if (child.kind === NodeKind.Identifier && constants.has(child.text)) return textCall(child.range, constants.get(child.text), table);
     return null;
   };
-  for (const key of Object.keys(node)) {
-    if (NOT_AN_EXPRESSION.has(key)) continue;
-    const value = node[key];
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const child = value[i];
-        if (!child || typeof child !== "object" || typeof child.kind !== "number") continue;
-        const r = replacement(child);
-        if (r) value[i] = r;
-        else rewrite(child, table, constants, seen);
-      }
-    } else if (value && typeof value === "object" && typeof value.kind === "number") {
-      const r = replacement(value);
-      if (r) node[key] = r;
-      else rewrite(value, table, constants, seen);
-    }
-  }
+  forEachChild(node, NOT_AN_EXPRESSION, (child, replace) => {
+    const r = replacement(child);
+    if (r) replace(r);
+    else rewrite(child, table, constants, seen);
+  });
 }
 
 /**
@@ -131,17 +138,12 @@ function stringConstants(sources) {
 function forEachInnerDeclaration(source, visit) {
   const seen = new Set();
   const walk = (node, inner) => {
-    if (!node || typeof node !== "object" || seen.has(node)) return;
+    if (seen.has(node)) return;
     seen.add(node);
     if (inner && (node.kind === NodeKind.VariableDeclaration || node.kind === NodeKind.Parameter) && node.name) visit(node.name.text);
     const nowInner = inner || node.kind === NodeKind.FunctionDeclaration || node.kind === NodeKind.MethodDeclaration
       || node.kind === NodeKind.ClassDeclaration || node.kind === NodeKind.Function;
-    for (const key of Object.keys(node)) {
-      if (key === "range" || key === "parent") continue;
-      const value = node[key];
-      if (Array.isArray(value)) for (const child of value) walk(child, nowInner);
-      else if (value && typeof value === "object" && typeof value.kind === "number") walk(value, nowInner);
-    }
+    forEachChild(node, NOT_A_CHILD, (child) => walk(child, nowInner));
   };
   walk(source, false);
 }

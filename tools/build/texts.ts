@@ -73,26 +73,26 @@ export function appendPassiveSegment(wasm: Uint8Array, data: Uint8Array): Buffer
   return withDataSections(bytes, sections, Buffer.concat([Buffer.from([DATA_SECTION]), encodeU32(payload.length), payload]), count + 1);
 }
 
+/** the internal name binaryen gives the `cachewarden.texts_copy` import, or undefined */
+function copyImportName(binaryen: Binaryen, module: BinaryenModule): string | undefined {
+  for (let i = 0; i < module.getNumFunctions(); i++) {
+    const info = binaryen.getFunctionInfo(module.getFunctionByIndex(i));
+    if (info.module === COPY_IMPORT.module && info.base === COPY_IMPORT.name) return info.name;
+  }
+  return undefined;
+}
+
 /** Adds the texts segment and defines `cachewarden.texts_copy`; see the file comment. */
 export async function attachTexts(wasm: Uint8Array, segment: Uint8Array): Promise<Uint8Array> {
   const binaryen = await loadBinaryen();
   const probe = binaryen.readBinary(wasm);
-  let imported = false;
-  try {
-    for (let i = 0; i < probe.getNumFunctions(); i++) {
-      const info = binaryen.getFunctionInfo(probe.getFunctionByIndex(i));
-      if (info.module === COPY_IMPORT.module && info.base === COPY_IMPORT.name) imported = true;
-    }
-  } finally { probe.dispose(); }
+  let imported: boolean;
+  try { imported = copyImportName(binaryen, probe) !== undefined; } finally { probe.dispose(); }
   if (!imported) return wasm;
   const module = binaryen.readBinary(appendPassiveSegment(wasm, segment));
   try {
     module.setFeatures(binaryen.Features.All);
-    let importName = "";
-    for (let i = 0; i < module.getNumFunctions(); i++) {
-      const info = binaryen.getFunctionInfo(module.getFunctionByIndex(i));
-      if (info.module === COPY_IMPORT.module && info.base === COPY_IMPORT.name) importName = info.name;
-    }
+    const importName = copyImportName(binaryen, module)!;
     const last = module.getDataSegmentInfo(module.getDataSegmentByIndex(module.getNumDataSegments() - 1));
     module.removeFunction(importName);
     const params = binaryen.createType([binaryen.i32, binaryen.i32, binaryen.i32]);
