@@ -24,7 +24,7 @@ examples:
 	$(CLI) examples
 
 bench:
-	$(CLI) bench
+	$(CLI) bench --record-pages
 
 fuzz:
 	$(CLI) fuzz

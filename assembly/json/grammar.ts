@@ -2,6 +2,7 @@
 // value's span, raw key and next sibling, and the string decoding used afterwards on validated text.
 // All functions take a base pointer and explicit bounds and never read outside [base, base+n).
 import { i32ToDecimal } from "../util/decimal";
+import { uninitializedI32s } from "../util/memory";
 
 // Messages of the validating pass.
 // @ts-ignore: decorator
@@ -157,7 +158,8 @@ export class ValueTable {
   count: i32 = 0;
 
   constructor(capacity: i32) {
-    this.data = new StaticArray<i32>(max(capacity, 4) * 5);
+    // not zero-filled: only added records are read, and unused capacity stays untouched pages
+    this.data = uninitializedI32s(max(capacity, 4) * 5);
   }
 
   /** a new value starting at `start` (its end and next are set when it ends); returns its index */
@@ -182,7 +184,7 @@ export class ValueTable {
   }
 
   private grow(): void {
-    const next = new StaticArray<i32>(this.data.length << 1);
+    const next = uninitializedI32s(this.data.length << 1);
     memory.copy(changetype<usize>(next), changetype<usize>(this.data), <usize>this.count * 20);
     this.data = next;
   }
@@ -194,6 +196,9 @@ export class ValueTable {
     return load<i32>(changetype<usize>(this.data) + <usize>i * 20 + (<usize>which << 2));
   }
 }
+
+/** first capacity of the validator's container stack (entries) */
+const STACK_START: i32 = 32;
 
 /** The strict validating pass; on success `table` holds every value's record. */
 export class Validator {
@@ -213,7 +218,17 @@ export class Validator {
 
   constructor(public base: usize, public n: i32, public maxDepth: i32) {
     this.table = new ValueTable((n >> 4) + 4);
-    this.stack = new StaticArray<i32>(min(max(maxDepth, 0), n) + 1);
+    // sized for common nesting and doubled on demand: a depth-limit-sized stack (4 KB at the
+    // default limit) would cost a page per parse on a fresh instance
+    this.stack = uninitializedI32s(min(min(max(maxDepth, 0), n) + 1, STACK_START));
+  }
+
+  /** doubles the container stack (the first `depth` entries are kept); returns its address */
+  private growStack(depth: i32): usize {
+    const next = uninitializedI32s(this.stack.length << 1);
+    memory.copy(changetype<usize>(next), changetype<usize>(this.stack), <usize>depth << 2);
+    this.stack = next;
+    return changetype<usize>(next);
   }
 
   get message(): string { return this.problem + " at byte " + i32ToDecimal(this.offset); }
@@ -229,7 +244,8 @@ export class Validator {
     const n = this.n;
     const table = this.table;
     const maxDepth = max(this.maxDepth, 0);
-    const stack = changetype<usize>(this.stack);
+    let stack = changetype<usize>(this.stack);
+    let stackCap = this.stack.length;
     let depth = 0;
     let inObject = false;
     let expectValue = true;
@@ -253,6 +269,10 @@ export class Validator {
           }
         } else if (c == 0x7B || c == 0x5B) {
           if (depth >= maxDepth) return this.fail(E_DEPTH, pos);
+          if (depth >= stackCap) {
+            stack = this.growStack(depth);
+            stackCap = this.stack.length;
+          }
           inObject = c == 0x7B;
           cur = vi;
           store<i32>(stack + (<usize>depth << 2), (cur << 1) | <i32>inObject);

@@ -1,14 +1,12 @@
 // Growable output buffer. Everything the DOM serializes goes through here as bytes, so a response
 // never takes a UTF-16 detour.
 
+import { uninitializedBuffer } from "../util/memory";
+
 // @ts-ignore: decorator
 @lazy
 const HEX: string = "0123456789abcdef";
 
-/** a byte buffer without the zero fill: only the written prefix is ever read */
-function uninitializedBuffer(n: i32): ArrayBuffer {
-  return changetype<ArrayBuffer>(__new(<usize>n, idof<ArrayBuffer>()));
-}
 
 /** Growable byte buffer for output; `bytes()` goes straight to `__guest_response`. */
 export class ByteSink {

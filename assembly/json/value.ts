@@ -8,6 +8,7 @@ import { JsonKind, Read, ReadState } from "./types";
 import { ByteSink } from "./sink";
 import { ValueTable, Validator, containsBackslash, decodeStringBody, nextBackslash, stringBodyDecodes, scanNumber } from "./grammar";
 import { readIntText } from "./numbers";
+import { uninitializedBuffer } from "../util/memory";
 
 /** The result of parsing: `value` is non-null iff `ok`; `error` names the problem and byte offset. */
 export class ParseResult {
@@ -38,7 +39,7 @@ export function parseJsonString(text: string, maxDepth: i32 = 1000): ParseResult
 export function isJsonObjectText(text: string, maxDepth: i32 = 1000): bool {
   // the same bytes parseJsonString parses (String.UTF8.encode, lone surrogates as WTF-8)
   const n = <i32>String.UTF8.byteLength(text);
-  const buffer = new ArrayBuffer(n);
+  const buffer = uninitializedBuffer(n);
   const base = changetype<usize>(buffer);
   String.UTF8.encodeUnsafe(changetype<usize>(text), text.length, base);
   const v = new Validator(base, n, maxDepth);
@@ -219,13 +220,13 @@ function jsonStringBytes(text: string): Uint8Array {
   const n = sink.length;
   if (n > ARENA_SIZE >> 2) {
     // a long text gets a buffer of its own instead of most of an arena
-    const own = new ArrayBuffer(n);
+    const own = uninitializedBuffer(n);
     memory.copy(changetype<usize>(own), sink.dataStart, <usize>n);
     return Uint8Array.wrap(own, 0, n);
   }
   let buf = arena;
   if (buf === null || arenaUsed + n > buf.byteLength) {
-    buf = new ArrayBuffer(ARENA_SIZE);
+    buf = uninitializedBuffer(ARENA_SIZE); // filled from the front; the tail may stay untouched
     arena = buf;
     arenaUsed = 0;
   }

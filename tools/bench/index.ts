@@ -3,6 +3,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
+import { PAGE_BUDGET_FILE, readPageBudget, updatedPageBudget, writePageBudget } from "./page-budget";
 import { renderMarkdown } from "./report";
 import { runBench } from "./run";
 
@@ -23,7 +24,8 @@ export function registerBench(program: Command): void {
     .option("--cases <names>", "comma-separated case names to measure (default: every validate case)")
     .option("--module <name=wasm...>", "measure this module for a policy instead of its build output (metadata and cases from the policy)")
     .option("--strict", "exit 1 when a target is missed")
-    .action((policies: string[], opts: { iterations?: number; out: string; quick?: boolean; cases?: string; strict?: boolean; module?: string[] }) => {
+    .option("--record-pages", "record the pages each measured policy's primary case writes as the budget CI holds (tools/bench/page-budget.json; `npm run bench` does)")
+    .action((policies: string[], opts: { iterations?: number; out: string; quick?: boolean; cases?: string; strict?: boolean; module?: string[]; recordPages?: boolean }) => {
       const report = runBench({
         policies,
         modules: Object.fromEntries((opts.module ?? []).map((m) => {
@@ -40,7 +42,11 @@ export function registerBench(program: Command): void {
       fs.mkdirSync(opts.out, { recursive: true });
       fs.writeFileSync(path.join(opts.out, "bench.md"), markdown);
       fs.writeFileSync(path.join(opts.out, "bench.json"), JSON.stringify(report, null, 2) + "\n");
+      // the page budget CI holds is what this run measured on each policy's own build
+      const overridden = new Set((opts.module ?? []).map((m) => m.slice(0, m.indexOf("="))));
+      if (opts.recordPages) writePageBudget(updatedPageBudget(readPageBudget(), report, (name) => !overridden.has(name)));
       process.stdout.write(markdown);
+      if (opts.recordPages) process.stderr.write(`bench: page budget recorded in ${path.relative(process.cwd(), PAGE_BUDGET_FILE)}\n`);
       process.stderr.write(`bench: wrote ${path.join(opts.out, "bench.md")} and ${path.join(opts.out, "bench.json")}\n`);
       if (opts.strict && !report.pass) process.exitCode = 1;
     });

@@ -11,12 +11,12 @@ const mib = (bytes: number | null | undefined): string => (bytes === null || byt
 const cell = (s: string): string => s.replace(/\|/g, "\\|");
 
 function caseRow(policy: string, c: CaseReport): string {
-  if (c.error) return `| ${policy} | ${c.name}${c.primary ? " ★" : ""} | ${c.payloadBytes} | ERROR: ${cell(c.error)} | | | | | | | | |`;
+  if (c.error) return `| ${policy} | ${c.name}${c.primary ? " ★" : ""} | ${c.payloadBytes} | ERROR: ${cell(c.error)} | | | | | | | | | | |`;
   const notes: string[] = [];
   if (c.baseline && !c.baseline.matchesPolicy) notes.push("JS output differs");
   if (c.warmMatchesFresh === false) notes.push("warm output differs");
   return `| ${policy} | ${c.name}${c.primary ? " ★" : ""} | ${c.payloadBytes} | ${c.outcome}${notes.length ? ` (${notes.join(", ")})` : ""} | `
-    + `${us(c.fresh)} / ${p99(c.fresh)} | ${us(c.warm)} / ${p99(c.warm)} | ${us(c.js)} / ${p99(c.js)} | ${x(c.warmOverJs)} | ${x(c.freshOverJs)} | `
+    + `${us(c.fresh)} / ${p99(c.fresh)} | ${x(c.freshPair?.ratio)} | ${c.pages ? `${c.pages.policy} / ${c.pages.minimal}` : "-"} | ${us(c.warm)} / ${p99(c.warm)} | ${us(c.js)} / ${p99(c.js)} | ${x(c.warmOverJs)} | ${x(c.freshOverJs)} | `
     + `${mib(c.peakMemoryBytes)} | ${c.baseline ? `${c.baseline.kind}${c.baseline.patchOps ? ` (${c.baseline.patchOps} ops)` : ""}` : "-"} | ${c.hostCalls ?? 0} |`;
 }
 
@@ -48,6 +48,18 @@ export function renderMarkdown(r: BenchReport): string {
   for (const name of r.unbuilt) out.push(`| ${name} | not built | | | | | | |`);
   out.push("");
 
+  out.push("## Fresh evaluation per policy (what policy-server runs per request)", "",
+    "Primary case; fresh = instantiate + `_start` + one `validate`, interleaved with the minimal guest's fresh evaluation of the same "
+    + "request; pages = 4 KiB pages of linear memory the evaluation writes on a fresh instance (each a page fault).", "",
+    "| Policy | case | fresh median / p99 | minimal guest median / p99 | fresh / minimal | pages (policy / minimal) | warm / js | start-up / minimal | policy.wasm |",
+    "|---|---|---|---|---|---|---|---|---|");
+  for (const p of r.policies) {
+    const c = p.cases.find((k) => k.primary);
+    out.push(`| ${p.name} | ${p.primaryCase ?? "-"} | ${us(c?.freshPair?.policy)} / ${p99(c?.freshPair?.policy)} | ${us(c?.freshPair?.minimal)} / ${p99(c?.freshPair?.minimal)} | `
+      + `${x(c?.freshPair?.ratio)} | ${c?.pages ? `${c.pages.policy} / ${c.pages.minimal}` : "-"} | ${x(c?.warmOverJs)} | ${x(p.startup?.ratio)} | ${kib(p.module.policyWasmBytes)} |`);
+  }
+  out.push("");
+
   const u = r.jsonDom.untouched;
   const l = r.jsonDom.large;
   out.push("## JSON DOM (bench probe: parse + serialize an untouched request)", "",
@@ -62,15 +74,15 @@ export function renderMarkdown(r: BenchReport): string {
     "fresh = instantiate + `_start` + `__guest_call validate` (policy-server, per request); warm = `__guest_call` only on a reused instance "
     + "(the policy's own work); js = JSON.parse of the same bytes and of the host responses the policy received + the same mutation (the policy's own patch, fast-json-patch) or a walk to the "
     + "checked fields + JSON.stringify. ★ = the case the targets use.", "",
-    "| Policy | Case | bytes | outcome | fresh | warm | js | warm/js | fresh/js | peak memory | JS baseline | host calls |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|");
+    "| Policy | Case | bytes | outcome | fresh | fresh/minimal | pages (policy / minimal) | warm | js | warm/js | fresh/js | peak memory | JS baseline | host calls |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const p of r.policies) {
-    if (p.error) out.push(`| ${p.name} | ERROR: ${cell(p.error)} | | | | | | | | | | |`);
+    if (p.error) out.push(`| ${p.name} | ERROR: ${cell(p.error)} | | | | | | | | | | | | |`);
     for (const c of p.cases) out.push(caseRow(p.name, c));
     if (p.large) {
       const lg = p.large;
-      out.push(lg.error ? `| ${p.name} | ${p.primaryCase} grown to ${mib(lg.payloadBytes)} | ${lg.payloadBytes} | ERROR: ${cell(lg.error)} | | | | | | | | |`
-        : `| ${p.name} | ${p.primaryCase} grown to ${mib(lg.payloadBytes)} | ${lg.payloadBytes} | ${lg.outcome} | ${lg.fresh ? `${(lg.fresh.medianUs / 1000).toFixed(1)} ms / ${(lg.fresh.p99Us / 1000).toFixed(1)} ms` : "-"} | - | - | - | - | ${mib(lg.memoryBytes)} | - | - |`);
+      out.push(lg.error ? `| ${p.name} | ${p.primaryCase} grown to ${mib(lg.payloadBytes)} | ${lg.payloadBytes} | ERROR: ${cell(lg.error)} | | | | | | | | | | |`
+        : `| ${p.name} | ${p.primaryCase} grown to ${mib(lg.payloadBytes)} | ${lg.payloadBytes} | ${lg.outcome} | ${lg.fresh ? `${(lg.fresh.medianUs / 1000).toFixed(1)} ms / ${(lg.fresh.p99Us / 1000).toFixed(1)} ms` : "-"} | - | - | - | - | - | - | ${mib(lg.memoryBytes)} | - | - |`);
     }
   }
   out.push("");

@@ -1,0 +1,45 @@
+// The page budget (issue 8): on a fresh instance every 4 KiB page an evaluation writes for the
+// first time is a page fault, so pages per evaluation are held like a size budget. The numbers are
+// the ones `npm run bench` last recorded (tools/bench/page-budget.json); a change that spreads
+// memory again fails here, without any timing.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { HostCapabilities } from "../tools/host/capabilities";
+import { PolicyModule } from "../tools/host/guest";
+import { compileTestGuest } from "../tools/bench/guests";
+import { countPagesWritten, PAGE_BYTES } from "../tools/bench/pages";
+import { PAGE_MARGIN, readPageBudget } from "../tools/bench/page-budget";
+import { discoverPolicies, loadValidateCases } from "../tools/bench/policies";
+
+const budget = readPageBudget();
+const built = discoverPolicies().targets;
+
+test("every built policy has a recorded page budget", () => {
+  assert.ok(built.length > 0, "no policy is built");
+  for (const t of built) assert.ok(budget[t.name], `${t.name} has no entry in tools/bench/page-budget.json (run npm run bench)`);
+});
+
+for (const t of built) {
+  const entry = budget[t.name];
+  if (!entry) continue;
+  test(`${t.name}: a fresh evaluation of ${entry.case} writes at most ${entry.pages} + ${PAGE_MARGIN} pages`, () => {
+    const c = loadValidateCases(t).find((k) => k.name === entry.case);
+    assert.ok(c, `case ${entry.case} is not among ${t.name}'s validate cases`);
+    const module = PolicyModule.fromFile(t.wasm);
+    const count = countPagesWritten(module.module, module.bytes, c.payload, new HostCapabilities(c.host).handler);
+    assert.equal(count.result.ok, true, count.result.error ?? count.result.trap);
+    assert.ok(count.written <= entry.pages + PAGE_MARGIN,
+      `${count.written} pages written (${JSON.stringify(count.byRegion)}), budget ${entry.pages} + ${PAGE_MARGIN}`);
+  });
+}
+
+test("the page counter sees the request copy and writes of zeros, and never changes the answer", () => {
+  const minimal = PolicyModule.fromFile(compileTestGuest("minimal"));
+  const small = countPagesWritten(minimal.module, minimal.bytes, Buffer.from("{}"));
+  // a 40 KiB request of zero bytes: the host's copy writes zeros onto ten fresh pages
+  const zeros = countPagesWritten(minimal.module, minimal.bytes, Buffer.alloc(40 * 1024));
+  assert.equal(small.result.ok, true);
+  assert.equal(small.result.response?.toString(), '{"accepted":true}');
+  assert.ok(zeros.written - small.written >= (40 * 1024) / PAGE_BYTES - 1, `small ${small.written}, 40 KiB of zeros ${zeros.written}`);
+  assert.ok(small.written <= 4, `the minimal guest writes ${small.written} pages for "{}"`);
+});
