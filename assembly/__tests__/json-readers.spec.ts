@@ -181,3 +181,40 @@ describe("json readers: objects", () => {
     expect(parse("{}").kindName()).toBe("object");
   });
 });
+
+function spaces(n: i32): string { return " ".repeat(n); }
+
+describe("json readers: member keys far from their value or very long (the table's side list)", () => {
+  it("finds keys whose value is 2,045 and 2,046 bytes after the closing quote, and past it", () => {
+    // the key word holds a gap of up to 2,046 bytes; from 2,047 on the span goes to the side list
+    // gap = bytes from the closing quote to the value: `"ab"<k spaces>: 7` has k + 3
+    const gaps: i32[] = [3, 2045, 2046, 2047, 5000];
+    for (let i = 0; i < gaps.length; i++) {
+      const text = "{\"x\":0,\"ab\"" + spaces(gaps[i] - 3) + ": 7,\"a\\u0062c\"" + spaces(gaps[i] - 2) + ":8,\"z\":9}";
+      const doc = parse(text);
+      expect(member(doc, "ab").asI64().value).toBe(<i64>7);
+      expect(member(doc, "abc").asI64().value).toBe(<i64>8);
+      expect(member(doc, "z").asI64().value).toBe(<i64>9);
+      expect(doc.keyAt(1)).toBe("ab");
+      expect(doc.keyAt(2)).toBe("abc");
+      expect(doc.has("a")).toBe(false);
+      expect(doc.toString()).toBe(text);
+      // a sibling edit re-emits the container canonically, each raw key from its span
+      doc.set("x", JsonValue.int(1));
+      expect(doc.toString()).toBe("{\"x\":1,\"ab\":7,\"a\\u0062c\":8,\"z\":9}");
+    }
+  });
+
+  it("finds a key of 1,048,575 raw bytes and one of 1,048,576", () => {
+    const lengths: i32[] = [1048575, 1048576];
+    for (let i = 0; i < lengths.length; i++) {
+      const key = "k".repeat(lengths[i]);
+      const doc = parse("{\"a\":1,\"" + key + "\":2,\"b\":3}");
+      expect(member(doc, key).asI64().value).toBe(<i64>2);
+      expect(member(doc, "b").asI64().value).toBe(<i64>3);
+      expect(doc.keyAt(1).length).toBe(lengths[i]);
+      doc.set("a", JsonValue.int(5));
+      expect(doc.toString()).toBe("{\"a\":5,\"" + key + "\":2,\"b\":3}");
+    }
+  });
+});

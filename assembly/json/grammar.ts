@@ -145,57 +145,167 @@ const HIGHS: u64 = 0x8080808080808080;
 }
 
 /**
- * One record per value of a validated document, in document (pre-)order: five i32 per value,
- * [start, end, keyStart, keyEnd | escaped << 31, next] where [start, end) is the value's text,
- * [keyStart, keyEnd) the raw member key between its quotes (0, 0 for array items and the root),
- * `escaped` whether that key contains a backslash, and `next` the index of the first value after
- * this one's subtree (its next sibling when it has one). A container's first child is its own
- * index + 1, so children are found, compared by key and counted without rescanning any text.
- * 20 bytes per value.
+ * One record per value of a validated document, in document (pre-)order: four i32 per value,
+ * [start, end, next, key] where [start, end) is the value's text, `next` the index of the first
+ * value after this one's subtree (its next sibling when it has one), and `key` where the raw member
+ * key lies between its quotes (0 for array items and the root): `escaped << 31 | gap << 20 | length`,
+ * with `gap` the bytes from the key's closing quote to the value (2 for `":`), `length` the raw
+ * key's bytes and `escaped` whether it contains a backslash. A key too long or too far from its
+ * value for those bits (never in real requests) keeps its span in a side list. A container's first
+ * child is its own index + 1, so children are found, compared by key and counted without
+ * rescanning any text. 16 bytes per value: on a fresh instance the table is, after the request
+ * and the response, the largest thing an evaluation writes.
  */
 export class ValueTable {
   data: StaticArray<i32>;
   count: i32 = 0;
+  /** (index, keyStart, keyEnd) of the members whose key does not fit the key word, by index */
+  private wide: StaticArray<i32> | null = null;
+  private wideCount: i32 = 0;
 
   constructor(capacity: i32) {
     // not zero-filled: only added records are read, and unused capacity stays untouched pages
-    this.data = uninitializedI32s(max(capacity, 4) * 5);
+    this.data = uninitializedI32s(max(capacity, 4) * RECORD_I32S);
   }
 
-  /** a new value starting at `start` (its end and next are set when it ends); returns its index */
+  /** a new value starting at `start` (its end and next are set when it ends); returns its index.
+   *  `keyEnd` carries the escaped flag in bit 31; (0, 0) for a value without a key. */
   add(start: i32, keyStart: i32, keyEnd: i32): i32 {
     const i = this.count;
-    if ((i + 1) * 5 > this.data.length) this.grow();
-    const slot = changetype<usize>(this.data) + <usize>i * 20;
+    if ((i + 1) * RECORD_I32S > this.data.length) this.grow();
+    const slot = changetype<usize>(this.data) + (<usize>i << RECORD_SHIFT);
     store<i32>(slot, start);
     store<i32>(slot, 0, 4);
-    store<i32>(slot, keyStart, 8);
-    store<i32>(slot, keyEnd, 12);
-    store<i32>(slot, i + 1, 16);
+    store<i32>(slot, i + 1, 8);
+    let key = 0;
+    if (keyStart != 0 || keyEnd != 0) {
+      const ke = keyEnd & 0x7FFFFFFF;
+      const gap = start - ke;
+      const length = ke - keyStart;
+      key = keyEnd & 0x80000000;
+      if (<u32>gap < <u32>KEY_GAP_WIDE && <u32>length <= <u32>KEY_LENGTH_MASK) key |= (gap << 20) | length;
+      else {
+        key |= KEY_GAP_WIDE << 20;
+        this.addWide(i, keyStart, ke);
+      }
+    }
+    store<i32>(slot, key, 12);
     this.count = i + 1;
     return i;
   }
 
   /** the value i (added, so in range) ends at `end`; its subtree ends here too */
   @inline close(i: i32, end: i32): void {
-    const slot = changetype<usize>(this.data) + <usize>i * 20;
+    const slot = changetype<usize>(this.data) + (<usize>i << RECORD_SHIFT);
     store<i32>(slot, end, 4);
-    store<i32>(slot, this.count, 16);
+    store<i32>(slot, this.count, 8);
   }
 
+  // Growing and trimming go through the runtime's reallocation, which the stub runtime does in
+  // place for the last allocation (the validator allocates nothing else while it fills the table):
+  // no copy, and no unused capacity left between the table and what is allocated after it.
   private grow(): void {
-    const next = uninitializedI32s(this.data.length << 1);
-    memory.copy(changetype<usize>(next), changetype<usize>(this.data), <usize>this.count * 20);
-    this.data = next;
+    this.data = changetype<StaticArray<i32>>(__renew(changetype<usize>(this.data), <usize>this.data.length << 3));
   }
 
-  /** field `which` (0 start, 1 end, 2 keyStart, 3 keyEnd|escaped, 4 next) of value i; -1 when i is
-   *  out of range */
-  @inline field(i: i32, which: i32): i32 {
+  /** gives back the capacity past the last record */
+  trim(): void {
+    const used = <usize>max(this.count, 1) << RECORD_SHIFT;
+    if (used < <usize>this.data.length << 2) this.data = changetype<StaticArray<i32>>(__renew(changetype<usize>(this.data), used));
+  }
+
+  private addWide(i: i32, keyStart: i32, keyEnd: i32): void {
+    let wide = this.wide;
+    const n = this.wideCount;
+    if (wide === null || (n + 1) * 3 > wide.length) {
+      const next = uninitializedI32s(max(n * 6, 12));
+      if (wide !== null) memory.copy(changetype<usize>(next), changetype<usize>(wide), <usize>n * 12);
+      wide = next;
+      this.wide = next;
+    }
+    const at = changetype<usize>(wide) + <usize>n * 12;
+    store<i32>(at, i);
+    store<i32>(at, keyStart, 4);
+    store<i32>(at, keyEnd, 8);
+    this.wideCount = n + 1;
+  }
+
+  /** the side-list span of member i: which 1 keyStart, 2 keyEnd (indices are added in order) */
+  wideKey(i: i32, which: i32): i32 {
+    const wide = this.wide;
+    if (wide === null) return 0;
+    let lo = 0;
+    let hi = this.wideCount - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = changetype<usize>(wide) + <usize>mid * 12;
+      const vi = load<i32>(at);
+      if (vi == i) return load<i32>(at + (<usize>which << 2));
+      if (vi < i) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return 0;
+  }
+
+  /** start of value i's text; -1 when i is out of range */
+  @inline start(i: i32): i32 {
     if (<u32>i >= <u32>this.count) return -1;
-    return load<i32>(changetype<usize>(this.data) + <usize>i * 20 + (<usize>which << 2));
+    return load<i32>(changetype<usize>(this.data) + (<usize>i << RECORD_SHIFT));
+  }
+
+  /** end of value i's text; -1 when i is out of range */
+  @inline end(i: i32): i32 {
+    if (<u32>i >= <u32>this.count) return -1;
+    return load<i32>(changetype<usize>(this.data) + (<usize>i << RECORD_SHIFT), 4);
+  }
+
+  /** the first value after value i's subtree; -1 when i is out of range */
+  @inline next(i: i32): i32 {
+    if (<u32>i >= <u32>this.count) return -1;
+    return load<i32>(changetype<usize>(this.data) + (<usize>i << RECORD_SHIFT), 8);
+  }
+
+  /** value i's key word (see the class comment); 0 when it has no key or i is out of range */
+  @inline keyWord(i: i32): i32 {
+    if (<u32>i >= <u32>this.count) return 0;
+    return load<i32>(changetype<usize>(this.data) + (<usize>i << RECORD_SHIFT), 12);
+  }
+
+  /** start of member i's raw key (0 without a key) */
+  keyStart(i: i32): i32 {
+    const w = this.keyWord(i);
+    if (w == 0) return 0;
+    return keyStartOf(this, i, w, this.start(i));
+  }
+
+  /** end of member i's raw key, with bit 31 set when the key contains a backslash (0 without a key) */
+  keyEnd(i: i32): i32 {
+    const w = this.keyWord(i);
+    if (w == 0) return 0;
+    return keyEndOf(this, i, w, this.start(i)) | (w & 0x80000000);
   }
 }
+
+/** the key end of member i from its key word `w` and its value's start (bit 31 clear) */
+// @ts-ignore: decorator
+@inline export function keyEndOf(table: ValueTable, i: i32, w: i32, start: i32): i32 {
+  const gap = (w >>> 20) & KEY_GAP_WIDE;
+  return gap == KEY_GAP_WIDE ? table.wideKey(i, 2) : start - gap;
+}
+
+/** the key start of member i from its key word `w` and its value's start */
+// @ts-ignore: decorator
+@inline export function keyStartOf(table: ValueTable, i: i32, w: i32, start: i32): i32 {
+  const gap = (w >>> 20) & KEY_GAP_WIDE;
+  return gap == KEY_GAP_WIDE ? table.wideKey(i, 1) : start - gap - (w & KEY_LENGTH_MASK);
+}
+
+/** i32s per value record, and the shift from an index to its byte offset (16 bytes) */
+export const RECORD_I32S: i32 = 4;
+export const RECORD_SHIFT: usize = 4;
+/** key word: bits 0-19 the raw key's length; bits 20-30 the gap, all ones = in the side list */
+export const KEY_LENGTH_MASK: i32 = 0xFFFFF;
+export const KEY_GAP_WIDE: i32 = 0x7FF;
 
 /** first capacity of the validator's container stack (entries) */
 const STACK_START: i32 = 32;
@@ -217,10 +327,11 @@ export class Validator {
   private stack: StaticArray<i32>;
 
   constructor(public base: usize, public n: i32, public maxDepth: i32) {
-    this.table = new ValueTable((n >> 4) + 4);
-    // sized for common nesting and doubled on demand: a depth-limit-sized stack (4 KB at the
-    // default limit) would cost a page per parse on a fresh instance
+    // The stack first: the table, allocated last, then grows and is trimmed in place. The stack
+    // is sized for common nesting and doubled on demand: one sized for the depth limit (4 KB at
+    // the default) would cost a page per parse on a fresh instance.
     this.stack = uninitializedI32s(min(min(max(maxDepth, 0), n) + 1, STACK_START));
+    this.table = new ValueTable((n >> 4) + 4);
   }
 
   /** doubles the container stack (the first `depth` entries are kept); returns its address */
@@ -311,6 +422,7 @@ export class Validator {
       if (depth == 0) {
         if (pos != n) return this.fail(E_TRAILING, pos);
         this.rootEnd = this.rootEndFrom(pos);
+        table.trim();
         return true;
       }
       if (pos >= n) return this.fail(E_EOF, pos);

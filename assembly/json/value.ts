@@ -6,7 +6,7 @@
 import { i64ToDecimal, u64ToDecimal } from "../util/decimal";
 import { JsonKind, Read, ReadState } from "./types";
 import { ByteSink } from "./sink";
-import { ValueTable, Validator, containsBackslash, decodeStringBody, nextBackslash, stringBodyDecodes, scanNumber } from "./grammar";
+import { KEY_GAP_WIDE, KEY_LENGTH_MASK, RECORD_SHIFT, ValueTable, Validator, keyEndOf, keyStartOf, containsBackslash, decodeStringBody, nextBackslash, stringBodyDecodes, scanNumber } from "./grammar";
 import { readIntText } from "./numbers";
 import { uninitializedBuffer } from "../util/memory";
 
@@ -25,8 +25,7 @@ export function parseJson(bytes: Uint8Array, maxDepth: i32 = 1000): ParseResult 
   const kind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>v.rootStart));
   const root = JsonValue._span(kind, bytes, new JsonDoc(v.table, bytes), 0, v.rootStart, v.rootEnd);
   // the root alone re-emits the whole input, surrounding whitespace included
-  root._outerStart = 0;
-  root._outerEnd = n;
+  root._wholeInput = true;
   return new ParseResult(root, "", 0);
 }
 
@@ -99,16 +98,16 @@ export class JsonDoc {
       if (have !== null) return have;
     }
     const bytes = this.bytes;
-    const start = table.field(i, 0);
-    let end = table.field(i, 1);
+    const start = table.start(i);
+    let end = table.end(i);
     // cannot happen for a child index of a validated document; yields a null node instead of a trap
     if (start < 0 || end < start || end > bytes.length) return JsonValue.nul();
     const v = JsonValue._span(kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start)), bytes, this, i, start, end);
     v._parent = parent;
     if (parent._kind == JsonKind.Object) {
-      const ke = table.field(i, 3);
+      const ke = table.keyEnd(i);
       v._keyBytes = bytes;
-      v._keyStart = table.field(i, 2);
+      v._keyStart = table.keyStart(i);
       v._keyEnd = ke & 0x7FFFFFFF;
       v._keyEscaped = ke < 0;
     }
@@ -155,11 +154,13 @@ function rawTextEquals(raw: usize, n: i32, text: string): bool {
 
 // New string texts (values and keys) are encoded in a reused scratch sink, then copied into a
 // shared arena: each costs one view instead of a sink, its buffer and a view. A full arena is
-// replaced (views keep theirs alive), never reused, so earlier values stay valid.
+// replaced (views keep theirs alive), never reused, so earlier values stay valid. The arena is
+// small (a wired pod adds ~100 bytes of short texts): its unused tail lies between allocations
+// and, on a fresh instance, spreads them over more pages.
 let scratchSink: ByteSink | null = null;
 let arena: ArrayBuffer | null = null;
 let arenaUsed: i32 = 0;
-const ARENA_SIZE: i32 = 2048;
+const ARENA_SIZE: i32 = 256;
 
 // The last string decoded from source text whose escapes are all ones the writer itself produces
 // (\" \\ \b \f \n \r \t), and that text as a literal: writing the same string object again reuses
@@ -257,10 +258,12 @@ export class JsonValue {
   _vi: i32 = -1;
   _start: i32 = 0;
   _end: i32 = 0;
-  /** what a clean node re-emits: the span, or the whole input for a parsed root */
-  _outerStart: i32 = 0;
-  _outerEnd: i32 = 0;
+  // the three flags sit together (one word): a node is 96 bytes on the heap instead of 112, and
+  // fewer bytes per node are fewer pages written on a fresh instance
   _dirty: bool = false;
+  /** a parsed root: a clean one re-emits the whole input, surrounding whitespace included */
+  _wholeInput: bool = false;
+  _keyEscaped: bool = false;
   _parent: JsonValue | null = null;
   /** materialised direct children (containers only) */
   _items: Array<JsonValue> | null = null;
@@ -268,7 +271,6 @@ export class JsonValue {
   _keyBytes: Uint8Array | null = null;
   _keyStart: i32 = 0;
   _keyEnd: i32 = 0;
-  _keyEscaped: bool = false;
   /** while the child list is not built: the last child position looked up by index, and its value
    *  index (sequential at()/keyAt() walks the records in O(1) per step); the child count or -1 */
   _curPos: i32 = -1;
@@ -286,9 +288,16 @@ export class JsonValue {
     v._bytes = bytes;
     v._doc = doc;
     v._vi = vi;
-    v._start = v._outerStart = start;
-    v._end = v._outerEnd = end;
+    v._start = start;
+    v._end = end;
     return v;
+  }
+
+  /** what a clean node re-emits: its span, or the whole input for a parsed root */
+  @inline get _outerStart(): i32 { return this._wholeInput ? 0 : this._start; }
+  @inline get _outerEnd(): i32 {
+    const bytes = this._bytes;
+    return this._wholeInput && bytes !== null ? bytes.length : this._end;
   }
 
   // ---- constructors for new values ----
@@ -465,8 +474,8 @@ export class JsonValue {
     if (this._items === null && doc !== null) {
       const vi = this.recordAt(doc, i);
       if (vi < 0) return "";
-      const ke = doc.table.field(vi, 3);
-      const s = decodeStringBody(doc.bytes.dataStart, doc.table.field(vi, 2), ke & 0x7FFFFFFF, false);
+      const ke = doc.table.keyEnd(vi);
+      const s = decodeStringBody(doc.bytes.dataStart, doc.table.keyStart(vi), ke & 0x7FFFFFFF, false);
       return s !== null ? s : "";
     }
     const items = this._children();
@@ -527,8 +536,8 @@ export class JsonValue {
       const vi = this.lastRecordOfKey(doc, key);
       if (vi < 0) return false;
       const bytes = doc.bytes;
-      const start = doc.table.field(vi, 0);
-      const end = doc.table.field(vi, 1);
+      const start = doc.table.start(vi);
+      const end = doc.table.end(vi);
       if (start < 0 || end <= start || end > bytes.length) return false;
       probeKind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start));
       probeData = bytes.dataStart;
@@ -681,11 +690,11 @@ export class JsonValue {
       items = new Array<JsonValue>(count);
       items.length = 0;
       const table = doc.table;
-      const limit = table.field(this._vi, 4);
+      const limit = table.next(this._vi);
       let vi = this._vi + 1;
       while (vi < limit) {
         items.push(doc.node(vi, this));
-        const next = table.field(vi, 4);
+        const next = table.next(vi);
         if (next <= vi) break;
         vi = next;
       }
@@ -700,11 +709,11 @@ export class JsonValue {
     if (count >= 0) return count;
     count = 0;
     const table = doc.table;
-    const limit = table.field(this._vi, 4);
+    const limit = table.next(this._vi);
     let vi = this._vi + 1;
     while (vi < limit) {
       count++;
-      const next = table.field(vi, 4);
+      const next = table.next(vi);
       if (next <= vi) break;
       vi = next;
     }
@@ -716,7 +725,7 @@ export class JsonValue {
   private recordAt(doc: JsonDoc, i: i32): i32 {
     if (i < 0) return -1;
     const table = doc.table;
-    const limit = table.field(this._vi, 4);
+    const limit = table.next(this._vi);
     let pos = 0;
     let vi = this._vi + 1;
     if (this._curPos >= 0 && this._curPos <= i) {
@@ -724,7 +733,7 @@ export class JsonValue {
       vi = this._curVi;
     }
     while (pos < i && vi < limit) {
-      const next = table.field(vi, 4);
+      const next = table.next(vi);
       if (next <= vi) return -1;
       vi = next;
       pos++;
@@ -750,7 +759,7 @@ export class JsonValue {
     const wanted = keyBytesFor(key);
     const len = wanted !== null ? wanted.length : key.length;
     // every index below `limit` is a record (limit <= count), read without per-field checks
-    const limit = min(table.field(this._vi, 4), table.count);
+    const limit = min(table.next(this._vi), table.count);
     const data = changetype<usize>(table.data);
     const base = bytes.dataStart;
     // the key's first byte, compared inline before the full comparison (-1: the empty key)
@@ -758,13 +767,18 @@ export class JsonValue {
     let found = -1;
     let vi = this._vi + 1;
     while (vi < limit) {
-      const slot = data + <usize>vi * 20;
-      const ks = load<i32>(slot, 8);
-      const ke = load<i32>(slot, 12);
-      // an unescaped raw key of another length or first byte cannot match: most members end here
-      if (ke < 0 ? rawKeyEquals(bytes, ks, ke & 0x7FFFFFFF, true, key, wanted)
-        : ke - ks == len && (first < 0 || <i32>load<u8>(base + <usize>ks) == first) && rawKeyEquals(bytes, ks, ke, false, key, wanted)) found = vi;
-      const next = load<i32>(slot, 16);
+      const slot = data + (<usize>vi << RECORD_SHIFT);
+      const w = load<i32>(slot, 12);
+      const start = load<i32>(slot);
+      if (w < 0) {
+        if (rawKeyEquals(bytes, keyStartOf(table, vi, w, start), keyEndOf(table, vi, w, start), true, key, wanted)) found = vi;
+      } else if ((w & KEY_LENGTH_MASK) == len || ((w >>> 20) & KEY_GAP_WIDE) == KEY_GAP_WIDE) {
+        // an unescaped raw key of another length or first byte cannot match: most members end here
+        const ks = keyStartOf(table, vi, w, start);
+        const ke = keyEndOf(table, vi, w, start);
+        if (ke - ks == len && (first < 0 || <i32>load<u8>(base + <usize>ks) == first) && rawKeyEquals(bytes, ks, ke, false, key, wanted)) found = vi;
+      }
+      const next = load<i32>(slot, 8);
       if (next <= vi) break;
       vi = next;
     }
@@ -829,8 +843,7 @@ export class JsonValue {
     let v = value;
     if (v._parent !== null || this.isSelfOrAncestor(v)) v = v.copy();
     v._parent = this;
-    v._outerStart = v._start; // a parsed root's surrounding whitespace stays with the document
-    v._outerEnd = v._end;
+    v._wholeInput = false; // a parsed root's surrounding whitespace stays with the document
     return v;
   }
 
@@ -893,7 +906,7 @@ function writeValue(root: JsonValue, sink: ByteSink): void {
  *  the next member, or -1 when done */
 function writeRecordStep(node: JsonValue, doc: JsonDoc, sink: ByteSink, stack: Array<JsonValue>, next: Array<i32>, top: i32): void {
   const table = doc.table;
-  const limit = table.field(node._vi, 4);
+  const limit = table.next(node._vi);
   let vi = unchecked(next[top]);
   const first = vi == 0;
   if (first) vi = node._vi + 1;
@@ -903,19 +916,19 @@ function writeRecordStep(node: JsonValue, doc: JsonDoc, sink: ByteSink, stack: A
     next.pop();
     return;
   }
-  const after = table.field(vi, 4);
+  const after = table.next(vi);
   unchecked(next[top] = after <= vi ? -1 : after);
   if (!first) sink.writeByte(0x2C);
   const bytes = doc.bytes;
   if (node._kind == JsonKind.Object) {
     sink.writeByte(0x22);
-    sink.writeBytes(bytes, table.field(vi, 2), table.field(vi, 3) & 0x7FFFFFFF);
+    sink.writeBytes(bytes, table.keyStart(vi), table.keyEnd(vi) & 0x7FFFFFFF);
     sink.writeByte(0x22);
     sink.writeByte(0x3A);
   }
   const child = doc.existing(vi);
   if (child === null) {
-    sink.writeBytes(bytes, table.field(vi, 0), table.field(vi, 1));
+    sink.writeBytes(bytes, table.start(vi), table.end(vi));
   } else if (!writeLeaf(child, sink)) {
     openContainer(child, sink, stack, next);
   }
