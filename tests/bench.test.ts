@@ -45,7 +45,7 @@ test("bench --quick: minimal guest, JSON DOM and one policy; bench.json and benc
   assert.ok(report.jsonDom.large.payloadBytes >= 1.5 * 1024 * 1024);
 
   const ids = report.targets.map((t) => t.id);
-  for (const id of ["json-dom-10k", "json-dom-large-time", "json-dom-large-memory", "lmcache-injector-warm", "lmcache-injector-size"]) {
+  for (const id of ["json-dom-10k", "json-dom-large-time", "json-dom-large-memory", "lmcache-injector-warm"]) {
     assert.ok(ids.includes(id), `target ${id} missing (have ${ids.join(", ")})`);
   }
   for (const t of report.targets) {
@@ -62,6 +62,7 @@ test("bench --quick: minimal guest, JSON DOM and one policy; bench.json and benc
     assert.ok(p.error === undefined, p.error);
     assert.ok(p.startup && isStats(p.startup.policy) && isStats(p.startup.minimal) && typeof p.startup.ratio === "number");
     assert.ok(ids.includes(`${policy}-startup`));
+    assert.ok(ids.includes(`${policy}-fresh`) && ids.includes(`${policy}-size`), "fresh-vs-minimal and policy.wasm size targets per policy");
     assert.ok((p.module.annotatedWasmBytes ?? p.module.policyWasmBytes ?? 0) > 0);
     assert.equal(p.cases.length, 1, "--quick measures the primary case only");
     const c = p.cases[0];
@@ -71,6 +72,9 @@ test("bench --quick: minimal guest, JSON DOM and one policy; bench.json and benc
     assert.ok(isStats(c.fresh) && isStats(c.warm) && isStats(c.js));
     assert.equal(typeof c.warmOverJs, "number");
     assert.equal(typeof c.freshOverJs, "number");
+    // the fresh evaluation is judged against the minimal guest's on the same bytes, with pages counted
+    assert.ok(c.freshPair && isStats(c.freshPair.policy) && isStats(c.freshPair.minimal) && typeof c.freshPair.ratio === "number");
+    assert.ok(c.pages && c.pages.policy > c.pages.minimal && c.pages.minimal >= 1, JSON.stringify(c.pages));
     assert.ok((c.peakMemoryBytes ?? 0) >= 65536);
     assert.equal(c.baseline?.matchesPolicy, true, "the JS baseline produces the policy's answer");
     assert.equal(c.warmMatchesFresh, true, "a warm instance answers like a fresh one");
@@ -80,6 +84,7 @@ test("bench --quick: minimal guest, JSON DOM and one policy; bench.json and benc
   assert.match(md, /^# cachewarden benchmark/m);
   assert.match(md, /\| Target \| Measured \| Limit \| Result \|/);
   assert.match(md, /\| (PASS|MISS) \|/);
+  assert.match(md, /## Fresh evaluation per policy/);
   assert.ok(r.stdout.includes("| Target | Measured | Limit | Result |"), "the table is printed on stdout");
 });
 
