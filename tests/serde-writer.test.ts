@@ -88,6 +88,13 @@ describe("serde writer: objects", () => {
     assert.equal(serdeJson(v), '{"spec":{"a":256.0,"b":256.0,"c":9007199254740993}}'); // … the written one is not
     assert.equal(serdeJson({ wrapped: v.spec }), '{"wrapped":{"a":256.0,"b":256.0,"c":9007199254740993}}');
   });
+  test("a value changed after parsing is written as it is now, never from stale text", () => {
+    const v = valueFromNode(parseJsonNodes('{"a":256.0,"b":1.0,"l":[2.0,3.0]}')) as { a: number; b: number; c?: unknown; l: number[] };
+    v.a = 128;
+    v.c = { x: 1.5 };
+    v.l.push(4);
+    assert.equal(serdeJson(v), '{"a":128,"b":1.0,"c":{"x":1.5},"l":[2.0,3.0,4]}');
+  });
 });
 
 describe("payload bytes the guest receives", () => {

@@ -404,8 +404,9 @@ export function writeNode(node: JsonNode): string {
 }
 
 // Plain JS values lose the text of their numbers; `valueFromNode` remembers, for each object and
-// array it builds, the node it came from, so `serdeJson` can still write `256.0` as `256.0`. The
-// values must not be mutated afterwards (the host never does: patches apply to clones).
+// array it builds, the node it came from, so `serdeJson` can still write `256.0` as `256.0`. A
+// number's text is used only while the value still equals it, so a value changed after parsing is
+// written as it is now, never from stale text.
 const sourceNodes = new WeakMap<object, JsonNode>();
 
 /** `nodeToValue`, remembering each container's node for `serdeJson`. */
@@ -426,27 +427,29 @@ export function valueFromNode(node: JsonNode): unknown {
   }
 }
 
-/** The node a value was built from by `valueFromNode`, if any. */
-export function sourceNode(value: object): JsonNode | undefined {
-  return sourceNodes.get(value);
-}
-
 /**
- * A plain value written as serde_json writes the equivalent `Value`: containers built by
- * `valueFromNode` are written from their source text; other numbers are integers when they are
- * safe integers (and not -0), floats otherwise; `undefined` members are skipped.
+ * A plain value written as serde_json writes the equivalent `Value`: numbers inside containers built
+ * by `valueFromNode` keep their source text (while unchanged); other numbers are integers when they
+ * are safe integers (and not -0), floats otherwise; `undefined` members are skipped.
  */
-export function serdeJson(value: unknown): string {
+export function serdeJson(value: unknown, node?: JsonNode): string {
   if (value === null || value === undefined) return "null";
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "string") return writeString(value);
   if (typeof value === "bigint") return value.toString();
-  if (typeof value === "number") return Number.isSafeInteger(value) && !Object.is(value, -0) ? String(value) : formatF64(value);
+  if (typeof value === "number") {
+    if (node?.kind === "number" && Number(node.text) === value) return writeNumberText(node.text);
+    return Number.isSafeInteger(value) && !Object.is(value, -0) ? String(value) : formatF64(value);
+  }
   if (typeof value !== "object") return "null";
-  const node = sourceNodes.get(value);
-  if (node) return writeNode(node);
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : serdeJson(v))).join(",")}]`;
+  const source = sourceNodes.get(value) ?? node;
+  if (Array.isArray(value)) {
+    const items = source?.kind === "array" ? source.items : [];
+    return `[${value.map((v, i) => (v === undefined ? "null" : serdeJson(v, items[i]))).join(",")}]`;
+  }
+  const members = new Map<string, JsonNode>();
+  if (source?.kind === "object") for (const e of source.entries) members.set(e.key, e.value);
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
   entries.sort(([a], [b]) => compareKeys(a, b));
-  return `{${entries.map(([k, v]) => `${writeString(k)}:${serdeJson(v)}`).join(",")}}`;
+  return `{${entries.map(([k, v]) => `${writeString(k)}:${serdeJson(v, members.get(k))}`).join(",")}}`;
 }
