@@ -129,7 +129,7 @@ describe("cachewarden run", { concurrency: 2 }, () => {
   test("--replay-host-capabilities-interactions answers from a session; leftovers only warn", async () => {
     const args = ["-r", data("request_pod.json"), "-s", data("settings_lookup-configmap.json"), "--allow-context-aware", "--replay-host-capabilities-interactions"];
     const { response } = await runOk([...args, data("session_lookup-missing.yml")]);
-    assert.equal((response.status as { message: string }).message, "err:Cannot find v1/ConfigMap named 'cb-connection' inside of namespace 'Some(\"team-a\")'");
+    assert.equal((response.status as { message: string }).message, "err:Callback evaluation failure: Cannot find v1/ConfigMap named 'cb-connection' inside of namespace 'Some(\"team-a\")'");
     const leftover = await runOk(["-r", data("request_pod.json"), "--allow-context-aware", "--replay-host-capabilities-interactions", data("session_lookup-missing.yml")]);
     assert.match(leftover.stderr, /^warning: replay session: 1 recorded exchange\(s\) were not used by the policy$/m);
   });

@@ -274,8 +274,9 @@ describe("host capabilities: gating", () => {
     ]);
   });
 
-  test("without a replay session or cluster objects there is no kube client", () => {
-    assert.deepEqual(hostCallLines(hostCallsWith(getConfigMap("x")), { capabilities: { contextAwareResources: [CONFIGMAP] } }), ["err:kube::Client was not initialized properly"]);
+  test("without a replay session or cluster objects there is no kube client (kwctl's text, with the callback prefix)", () => {
+    assert.deepEqual(hostCallLines(hostCallsWith(getConfigMap("x")), { capabilities: { contextAwareResources: [CONFIGMAP] } }),
+      ["err:Callback evaluation failure: kube::Client was not initialized properly"]);
   });
 });
 
@@ -317,34 +318,47 @@ describe("host capabilities: replay sessions", () => {
   const opts = { capabilities: { contextAwareResources: [CONFIGMAP, { apiVersion: "inferencecache.io/v1alpha1", kind: "CacheBackend" }], replay: session } };
   const listBackends = ["kubewarden", "kubernetes", "list_resources_by_namespace", { api_version: "inferencecache.io/v1alpha1", kind: "CacheBackend", namespace: "ns" }] as [string, string, string, unknown];
 
-  test("exchanges replay in order; absent Option keys equal null; Error responses become host errors", () => {
+  test("exchanges replay in order; absent Option keys equal null; Error responses reach the guest with kwctl's prefix", () => {
     const r = run(hostCallsWith(getConfigMap("first"), getConfigMap("second"), listBackends), opts);
     assert.deepEqual(r.response!.status!.message!.split("\n"), [
       'ok:{"kind":"ConfigMap","metadata":{"name":"first"}}',
-      "err:Cannot find v1/ConfigMap named 'second' inside of namespace 'Some(\"ns\")'",
+      "err:Callback evaluation failure: Cannot find v1/ConfigMap named 'second' inside of namespace 'Some(\"ns\")'",
       'ok:{"items":[]}',
     ]);
     assert.deepEqual(r.hostWarnings, []);
     assert.equal(r.hostCalls.length, 3);
   });
 
-  test("out-of-order requests are a replay error and do not consume the exchange", () => {
-    const lines = hostCallLines(hostCallsWith(getConfigMap("second"), getConfigMap("first")), opts);
-    assert.match(lines[0], /^err:Replay error: unexpected request KubernetesGetResource .*"name":"second".*expected exchange 1: KubernetesGetResource .*"name":"first"/);
-    assert.equal(lines[1], 'ok:{"kind":"ConfigMap","metadata":{"name":"first"}}');
+  const debugGet = (name: string, namespace = 'Some("ns")', extra = "disable_cache: false, field_masks: None") =>
+    `KubernetesGetResource { api_version: "v1", kind: "ConfigMap", name: "${name}", namespace: ${namespace}, ${extra} }`;
+  const mismatch = (expected: string, got: string) =>
+    `err:Callback evaluation failure: Replay error: unexpected request. Was expecting ${expected}, got ${got} instead`;
+
+  test("an out-of-order request is kwctl's replay error, and the mismatched exchange is consumed", () => {
+    const lines = hostCallLines(hostCallsWith(getConfigMap("second"), getConfigMap("second"), listBackends), opts);
+    assert.deepEqual(lines, [
+      mismatch(debugGet("first"), debugGet("second")),
+      // the second call meets exchange 2: the first one was used up by the mismatch
+      "err:Callback evaluation failure: Cannot find v1/ConfigMap named 'second' inside of namespace 'Some(\"ns\")'",
+      'ok:{"items":[]}',
+    ]);
   });
 
   test("a request that differs in any field (even disable_cache or field_masks) is a mismatch", () => {
-    assert.match(hostCallLines(hostCallsWith(getConfigMap("first", "ns", { disable_cache: true })), opts)[0], /^err:Replay error: unexpected request/);
-    assert.match(hostCallLines(hostCallsWith(getConfigMap("first", "ns", { field_masks: ["data"] })), opts)[0], /^err:Replay error: unexpected request/);
-    assert.match(hostCallLines(hostCallsWith(getConfigMap("first", null)), opts)[0], /^err:Replay error: unexpected request/);
+    const first = (extra: Record<string, unknown>, namespace: string | null = "ns") => hostCallLines(hostCallsWith(getConfigMap("first", namespace, extra)), opts)[0];
+    assert.equal(first({ disable_cache: true }), mismatch(debugGet("first"), debugGet("first", 'Some("ns")', "disable_cache: true, field_masks: None")));
+    assert.equal(first({ field_masks: ["metadata.name", "data"] }), mismatch(debugGet("first"), debugGet("first", 'Some("ns")', 'disable_cache: false, field_masks: Some({"data", "metadata.name"})')));
+    assert.equal(first({}, null), mismatch(debugGet("first"), debugGet("first", "None")));
+    assert.equal(first({}), 'ok:{"kind":"ConfigMap","metadata":{"name":"first"}}');
   });
 
-  test("leftover exchanges only warn; an exhausted session is a replay error", () => {
+  test("leftover exchanges only warn; an exhausted session is kwctl's empty-list error", () => {
     const r = run(hostCallsWith(getConfigMap("first")), opts);
     assert.deepEqual(r.hostWarnings, ["replay session: 2 recorded exchange(s) were not used by the policy"]);
     const empty = hostCallLines(hostCallsWith(getConfigMap("first")), { capabilities: { contextAwareResources: [CONFIGMAP], replay: [] } });
-    assert.match(empty[0], /^err:Replay error: unexpected request .*no exchange left/);
+    assert.deepEqual(empty, ["err:Callback evaluation failure: the list of recorded responses is empty"]);
+    const past = hostCallLines(hostCallsWith(getConfigMap("first"), getConfigMap("second"), listBackends, listBackends), opts);
+    assert.equal(past[3], "err:Callback evaluation failure: the list of recorded responses is empty");
   });
 
   test("gated calls never reach the session", () => {
@@ -364,12 +378,13 @@ describe("host capabilities: cluster objects", () => {
   const cluster = parseClusterObjects(`
 apiVersion: v1
 kind: ConfigMap
-metadata: {name: cb, namespace: ns, managedFields: [{manager: kubectl}]}
-data: {k: v}
+metadata: {name: cb, namespace: ns, managedFields: [{manager: kubectl}], unknownMetaKey: x}
+data: {k: v, ratio: "1"}
+spec: {replicas: 2.0, big: 2.56e2, count: 3}
 ---
 - apiVersion: inferencecache.io/v1alpha1
   kind: CacheBackend
-  metadata: {name: a, namespace: ns, labels: {tier: fast}}
+  metadata: {name: a, namespace: ns, labels: {tier: fast}, managedFields: [{manager: kubectl}], annotations: {kubectl.kubernetes.io/last-applied-configuration: "{}", note: kept}}
 - apiVersion: inferencecache.io/v1alpha1
   kind: CacheBackend
   metadata: {name: b, namespace: ns, labels: {tier: slow}}
@@ -383,32 +398,45 @@ data: {k: v}
   const opts = { capabilities: { contextAwareResources: [CONFIGMAP, { apiVersion: "inferencecache.io/v1alpha1", kind: "CacheBackend" }, { apiVersion: "v1", kind: "Namespace" }], cluster } };
   const list = (extra: Record<string, unknown> = {}) => ["kubewarden", "kubernetes", "list_resources_by_namespace", { api_version: "inferencecache.io/v1alpha1", kind: "CacheBackend", namespace: "ns", ...extra }] as [string, string, string, unknown];
 
-  test("get_resource finds by apiVersion/kind/name/namespace and drops managedFields", () => {
-    const ns = ["kubewarden", "kubernetes", "get_resource", { api_version: "v1", kind: "Namespace", name: "ns", namespace: null, disable_cache: true }] as [string, string, string, unknown];
-    assert.deepEqual(hostCallLines(hostCallsWith(getConfigMap("cb"), ns), opts), [
-      'ok:{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cb","namespace":"ns"},"data":{"k":"v"}}',
+  const getNamespace = (namespace: string | null, name = "ns") =>
+    ["kubewarden", "kubernetes", "get_resource", { api_version: "v1", kind: "Namespace", name, namespace, disable_cache: true }] as [string, string, string, unknown];
+
+  test("get_resource answers a DynamicObject's bytes: apiVersion, kind, metadata (managedFields kept), the rest sorted, floats kept", () => {
+    assert.deepEqual(hostCallLines(hostCallsWith(getConfigMap("cb"), getNamespace(null)), opts), [
+      'ok:{"apiVersion":"v1","kind":"ConfigMap","metadata":{"managedFields":[{"manager":"kubectl"}],"name":"cb","namespace":"ns"},' +
+        '"data":{"k":"v","ratio":"1"},"spec":{"big":256.0,"count":3,"replicas":2.0}}',
       'ok:{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ns"}}',
     ]);
   });
 
+  test("scope: a cluster-scoped kind ignores the namespace asked for; a namespaced kind needs one", () => {
+    assert.deepEqual(hostCallLines(hostCallsWith(getNamespace("anything"), getNamespace("anything", "missing"), getConfigMap("cb", null)), opts), [
+      'ok:{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ns"}}',
+      "err:Callback evaluation failure: Cannot find v1/Namespace named 'missing' inside of namespace 'Some(\"anything\")'",
+      "err:Callback evaluation failure: Resource v1/ConfigMap is namespaced, but no namespace was provided",
+    ]);
+    const listNamespaces = ["kubewarden", "kubernetes", "list_resources_by_namespace", { api_version: "v1", kind: "Namespace", namespace: "ns" }] as [string, string, string, unknown];
+    assert.deepEqual(hostCallLines(hostCallsWith(listNamespaces), opts),
+      ["err:Callback evaluation failure: resource v1/Namespace is cluster wide. Cannot search for it inside of a namespace"]);
+  });
+
   test("not found: the host's text with Some(\"ns\") or None", () => {
-    assert.deepEqual(hostCallLines(hostCallsWith(getConfigMap("missing"), getConfigMap("cb", "elsewhere"), getConfigMap("cb", null)), opts), [
+    const noObjects = { capabilities: { contextAwareResources: [{ apiVersion: "v1", kind: "Node" }, CONFIGMAP], cluster } };
+    const node = ["kubewarden", "kubernetes", "get_resource", { api_version: "v1", kind: "Node", name: "n1", namespace: null, disable_cache: false }] as [string, string, string, unknown];
+    assert.deepEqual(hostCallLines(hostCallsWith(getConfigMap("missing"), getConfigMap("cb", "elsewhere"), node), noObjects), [
       "err:Callback evaluation failure: Cannot find v1/ConfigMap named 'missing' inside of namespace 'Some(\"ns\")'",
       "err:Callback evaluation failure: Cannot find v1/ConfigMap named 'cb' inside of namespace 'Some(\"elsewhere\")'",
-      "err:Callback evaluation failure: Cannot find v1/ConfigMap named 'cb' inside of namespace 'None'",
+      "err:Callback evaluation failure: Cannot find v1/Node named 'n1' inside of namespace 'None'",
     ]);
   });
 
   test("list_resources_by_namespace returns a Kubernetes List filtered by namespace and label selector", () => {
     const lines = hostCallLines(hostCallsWith(list(), list({ label_selector: "tier=fast" }), list({ label_selector: "tier!=fast" }), list({ label_selector: "tier in (fast,slow),!missing" })), opts);
     const names = (line: string) => (JSON.parse(line.slice(3)) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name);
-    assert.deepEqual(JSON.parse(lines[0].slice(3)), {
-      apiVersion: "inferencecache.io/v1alpha1", kind: "CacheBackendList", metadata: { resourceVersion: "" },
-      items: [
-        { apiVersion: "inferencecache.io/v1alpha1", kind: "CacheBackend", metadata: { name: "a", namespace: "ns", labels: { tier: "fast" } } },
-        { apiVersion: "inferencecache.io/v1alpha1", kind: "CacheBackend", metadata: { name: "b", namespace: "ns", labels: { tier: "slow" } } },
-      ],
-    });
+    // reflector-cached items: managedFields emptied, annotations present, last-applied dropped
+    assert.equal(lines[0], 'ok:{"apiVersion":"inferencecache.io/v1alpha1","kind":"CacheBackendList","metadata":{},"items":[' +
+      '{"apiVersion":"inferencecache.io/v1alpha1","kind":"CacheBackend","metadata":{"annotations":{"note":"kept"},"labels":{"tier":"fast"},"managedFields":[],"name":"a","namespace":"ns"}},' +
+      '{"apiVersion":"inferencecache.io/v1alpha1","kind":"CacheBackend","metadata":{"annotations":{},"labels":{"tier":"slow"},"managedFields":[],"name":"b","namespace":"ns"}}]}');
     assert.deepEqual(names(lines[1]), ["a"]);
     assert.deepEqual(names(lines[2]), ["b"]);
     assert.deepEqual(names(lines[3]), ["a", "b"]);

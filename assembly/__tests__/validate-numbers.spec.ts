@@ -1,4 +1,4 @@
-import { isFiniteGoFloatGreaterThanZero, isGoInt, parseGoFloat, parseGoInt } from "../validate/index";
+import { isFiniteGoFloatGreaterThanZero, isFloat64AJSONInteger, isGoInt, parseGoFloat, parseGoInt } from "../validate/index";
 
 function acceptedRatio(s: string): void {
   expect(isFiniteGoFloatGreaterThanZero(s)).toBe(true, s);
@@ -194,5 +194,22 @@ describe("Go int grammar (ParseInt base 10)", () => {
     expect(parseGoInt("2147483648", 32).rangeError).toBe(true);
     expect(parseGoInt("-2147483649", 32).rangeError).toBe(true);
     expect(isGoInt("4294967296", 32)).toBe(false);
+  });
+});
+
+describe("go-openapi IsFloat64AJSONInteger (schema `integer`)", () => {
+  it("accepts integral floats up to ±(2^53 − 1)", () => {
+    expect(isFloat64AJSONInteger(256.0)).toBe(true);
+    expect(isFloat64AJSONInteger(-0.0)).toBe(true);
+    expect(isFloat64AJSONInteger(9007199254740991.0)).toBe(true);
+    expect(isFloat64AJSONInteger(-9007199254740991.0)).toBe(true);
+  });
+  it("rejects fractions, values beyond 2^53 − 1 and non-finite values", () => {
+    expect(isFloat64AJSONInteger(256.5)).toBe(false);
+    expect(isFloat64AJSONInteger(0.25)).toBe(false);
+    expect(isFloat64AJSONInteger(9007199254740992.0)).toBe(false);
+    expect(isFloat64AJSONInteger(-9007199254740992.0)).toBe(false);
+    expect(isFloat64AJSONInteger(Infinity)).toBe(false);
+    expect(isFloat64AJSONInteger(NaN)).toBe(false);
   });
 });

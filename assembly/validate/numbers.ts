@@ -212,3 +212,10 @@ export function isFiniteGoFloatGreaterThanZero(s: string): bool {
   const r = parseGoFloat(s);
   return r.ok && r.finite && r.value > 0;
 }
+
+/** go-openapi `IsFloat64AJSONInteger`, exact form: a finite float64 without fraction within
+ *  ±(2^53 − 1). The API server validates a schema `integer` with it, so `256.0` and `2.56e2` are
+ *  admitted as 256 (docs/decisions.md, "Integers written as floats"). */
+export function isFloat64AJSONInteger(f: f64): bool {
+  return isFinite(f) && f >= -9007199254740991.0 && f <= 9007199254740991.0 && Math.floor(f) == f;
+}

@@ -5,7 +5,7 @@
 //
 // The configuration is plain data (structured-cloneable) so an evaluation can run in a Worker.
 import type { HostCallHandler } from "./guest";
-import { FakeCluster, KubeObject } from "./cluster";
+import { CALLBACK_FAILURE, FakeCluster, KubeObject } from "./cluster";
 import { CallbackRequest, normalizeRequest, ReplayCursor, ReplayExchange } from "./replay";
 import { deserialize, SerdeType } from "./serde";
 
@@ -84,6 +84,9 @@ export function contextAwareDeniedText(apiVersion: string, kind: string): string
   return `Policy has not been granted access to Kubernetes ${apiVersion}/${kind} resources. The violation has been reported.`;
 }
 
+/** What a guest reads when kwctl has no cluster to ask (the callback's error, with the runtime's prefix). */
+export const NO_CLUSTER_TEXT = `${CALLBACK_FAILURE}kube::Client was not initialized properly`;
+
 type Answer = { ok: true; response: Buffer } | { ok: false; error: string };
 const fail = (error: string): Answer => ({ ok: false, error });
 const succeed = (body: string): Answer => ({ ok: true, response: Buffer.from(body, "utf8") });
@@ -144,7 +147,7 @@ export class HostCapabilities {
     }
     if (this.replay) return this.replay.answer(toCallbackRequest(spec.variant, request));
     if (this.cluster) return this.fromCluster(this.cluster, operation, request);
-    return fail("kube::Client was not initialized properly");
+    return fail(NO_CLUSTER_TEXT);
   }
 
   private fromCluster(cluster: FakeCluster, operation: string, r: Record<string, unknown>): Answer {
@@ -153,11 +156,11 @@ export class HostCapabilities {
     try {
       switch (operation) {
         case "get_resource":
-          return succeed(JSON.stringify(cluster.get(String(r.api_version), String(r.kind), String(r.name), s(r.namespace))));
+          return succeed(cluster.get(String(r.api_version), String(r.kind), String(r.name), s(r.namespace)));
         case "list_resources_by_namespace":
-          return succeed(JSON.stringify(cluster.list(String(r.api_version), String(r.kind), String(r.namespace), s(r.label_selector), s(r.field_selector))));
+          return succeed(cluster.list(String(r.api_version), String(r.kind), String(r.namespace), s(r.label_selector), s(r.field_selector)));
         case "list_resources_all":
-          return succeed(JSON.stringify(cluster.list(String(r.api_version), String(r.kind), null, s(r.label_selector), s(r.field_selector))));
+          return succeed(cluster.list(String(r.api_version), String(r.kind), null, s(r.label_selector), s(r.field_selector)));
         default:
           return fail(`cluster objects cannot answer kubernetes/${operation}; use a replay session`);
       }

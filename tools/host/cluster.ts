@@ -1,20 +1,26 @@
 // A fake cluster for host capabilities: a YAML list (or multi-document stream, or a `kind: List`)
 // of Kubernetes objects answering get_resource / list_resources_* the way policy-evaluator's kube
-// client does, including its not-found text (contract §4.3).
+// client does: its scope rules and error texts (contract §4.3), and its answer bytes (a
+// DynamicObject: apiVersion, kind, metadata, then the other keys in byte order; listed objects come
+// from a reflector cache, which empties `managedFields`, ensures `annotations` and drops
+// kubectl's last-applied-configuration annotation). tools/host/README.md lists what is emulated.
 import * as fs from "node:fs";
 import * as yaml from "js-yaml";
+import { LOSSLESS_YAML_SCHEMA, yamlToNode } from "./request";
+import { CALLBACK_FAILURE, rustDebugOption } from "./rust";
+import { compareKeys, serdeJson, valueFromNode, writeString } from "./serde";
 
 export type KubeObject = Record<string, unknown> & {
   apiVersion?: string; kind?: string;
   metadata?: { name?: string; namespace?: string; labels?: Record<string, string> } & Record<string, unknown>;
 };
 
-const CALLBACK_FAILURE = "Callback evaluation failure: ";
+export { CALLBACK_FAILURE };
 
 /** Flattens documents and `List` objects into a plain object list; every object needs apiVersion, kind, metadata.name. */
 export function parseClusterObjects(text: string, source = "<cluster>"): KubeObject[] {
   let docs: unknown[];
-  try { docs = yaml.loadAll(text); } catch (e) { throw new Error(`${source}: invalid YAML: ${(e as Error).message.split("\n")[0]}`); }
+  try { docs = yaml.loadAll(text, { schema: LOSSLESS_YAML_SCHEMA }).map((d) => valueFromNode(yamlToNode(d))); } catch (e) { throw new Error(`${source}: invalid YAML: ${(e as Error).message.split("\n")[0]}`); }
   const out: KubeObject[] = [];
   const add = (doc: unknown): void => {
     if (doc === null || doc === undefined) return;
@@ -35,11 +41,6 @@ export function loadClusterObjects(file: string): KubeObject[] {
   let text: string;
   try { text = fs.readFileSync(file, "utf8"); } catch (e) { throw new Error(`cannot read cluster objects ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
   return parseClusterObjects(text, file);
-}
-
-/** Rust's Debug of `Option<String>` as used in the not-found text. */
-function debugOption(ns: string | null): string {
-  return ns === null ? "None" : `Some(${JSON.stringify(ns)})`;
 }
 
 // --- selectors ------------------------------------------------------------------------------------
@@ -107,10 +108,39 @@ export function fieldSelectorMatcher(selector: string | null): (obj: KubeObject)
 
 // --- the fake API ---------------------------------------------------------------------------------
 
-function withoutManagedFields(obj: KubeObject): KubeObject {
-  if (!obj.metadata || !("managedFields" in obj.metadata)) return obj;
-  const { managedFields: _dropped, ...metadata } = obj.metadata;
-  return { ...obj, metadata };
+// Kinds the API server serves cluster-scoped, for kinds the objects file holds no object of.
+const CLUSTER_SCOPED_KINDS = new Set([
+  "Namespace", "Node", "PersistentVolume", "ClusterRole", "ClusterRoleBinding", "StorageClass",
+  "CustomResourceDefinition", "PriorityClass", "RuntimeClass", "IngressClass", "CSIDriver", "CSINode",
+  "VolumeAttachment", "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration",
+  "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "APIService", "CertificateSigningRequest",
+  "ClusterAdmissionPolicy", "ClusterAdmissionPolicyGroup", "PolicyServer",
+]);
+
+// ObjectMeta's fields: metadata is read into that struct, so other keys do not reach the guest
+const OBJECT_META_FIELDS = new Set([
+  "annotations", "creationTimestamp", "deletionGracePeriodSeconds", "deletionTimestamp", "finalizers",
+  "generateName", "generation", "labels", "managedFields", "name", "namespace", "ownerReferences",
+  "resourceVersion", "selfLink", "uid",
+]);
+
+const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
+/** A DynamicObject as serde_json writes it: apiVersion, kind, metadata (ObjectMeta), then the rest sorted. */
+export function dynamicObjectJson(obj: KubeObject, metadata: Record<string, unknown> = obj.metadata ?? {}): string {
+  const meta: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(metadata)) if (OBJECT_META_FIELDS.has(k) && v !== null && v !== undefined) meta[k] = v;
+  const rest = Object.keys(obj).filter((k) => k !== "apiVersion" && k !== "kind" && k !== "metadata").sort(compareKeys);
+  const parts = [`"apiVersion":${writeString(String(obj.apiVersion))}`, `"kind":${writeString(String(obj.kind))}`, `"metadata":${serdeJson(meta)}`];
+  for (const k of rest) parts.push(`${writeString(k)}:${serdeJson(obj[k])}`);
+  return `{${parts.join(",")}}`;
+}
+
+/** The metadata of an object served from the reflector cache. */
+function cachedMetadata(obj: KubeObject): Record<string, unknown> {
+  const annotations = { ...(obj.metadata?.annotations as Record<string, unknown> | undefined ?? {}) };
+  delete annotations[LAST_APPLIED];
+  return { ...(obj.metadata ?? {}), annotations, managedFields: [] };
 }
 
 export class FakeCluster {
@@ -120,24 +150,39 @@ export class FakeCluster {
     return this.objects.filter((o) => o.apiVersion === apiVersion && o.kind === kind);
   }
 
-  /** The object, or throws the host's not-found text. */
-  get(apiVersion: string, kind: string, name: string, namespace: string | null): KubeObject {
-    const found = this.ofKind(apiVersion, kind)
-      .find((o) => o.metadata?.name === name && (o.metadata?.namespace ?? null) === namespace);
-    if (!found) {
-      throw new Error(`${CALLBACK_FAILURE}Cannot find ${apiVersion}/${kind} named '${name}' inside of namespace '${debugOption(namespace)}'`);
-    }
-    return withoutManagedFields(found);
+  /** Namespaced when an object of the kind has a namespace; cluster-scoped when objects exist without one, or for well-known cluster kinds. */
+  namespaced(apiVersion: string, kind: string): boolean {
+    const objects = this.ofKind(apiVersion, kind);
+    if (objects.length > 0) return objects.some((o) => typeof o.metadata?.namespace === "string");
+    return !CLUSTER_SCOPED_KINDS.has(kind);
   }
 
-  /** A Kubernetes List of matching objects; `namespace` null lists every namespace. */
-  list(apiVersion: string, kind: string, namespace: string | null, labelSelector: string | null, fieldSelector: string | null): Record<string, unknown> {
+  /** The answer to get_resource, or throws the text the guest receives. */
+  get(apiVersion: string, kind: string, name: string, namespace: string | null): string {
+    const namespaced = this.namespaced(apiVersion, kind);
+    if (namespaced && namespace === null) {
+      throw new Error(`${CALLBACK_FAILURE}Resource ${apiVersion}/${kind} is namespaced, but no namespace was provided`);
+    }
+    // a cluster-scoped kind is fetched by name alone: a namespace given with it is ignored
+    const found = this.ofKind(apiVersion, kind)
+      .find((o) => o.metadata?.name === name && (!namespaced || o.metadata?.namespace === namespace));
+    if (!found) {
+      throw new Error(`${CALLBACK_FAILURE}Cannot find ${apiVersion}/${kind} named '${name}' inside of namespace '${rustDebugOption(namespace)}'`);
+    }
+    return dynamicObjectJson(found);
+  }
+
+  /** The answer to list_resources_*: a List of matching objects; `namespace` null lists every namespace. */
+  list(apiVersion: string, kind: string, namespace: string | null, labelSelector: string | null, fieldSelector: string | null): string {
+    if (namespace !== null && !this.namespaced(apiVersion, kind)) {
+      throw new Error(`${CALLBACK_FAILURE}resource ${apiVersion}/${kind} is cluster wide. Cannot search for it inside of a namespace`);
+    }
     const byLabel = labelSelectorMatcher(labelSelector);
     const byField = fieldSelectorMatcher(fieldSelector);
     const items = this.ofKind(apiVersion, kind)
       .filter((o) => namespace === null || o.metadata?.namespace === namespace)
       .filter((o) => byLabel(o) && byField(o))
-      .map(withoutManagedFields);
-    return { apiVersion, kind: `${kind}List`, metadata: { resourceVersion: "" }, items };
+      .map((o) => dynamicObjectJson(o, cachedMetadata(o)));
+    return `{"apiVersion":${writeString(apiVersion)},"kind":${writeString(`${kind}List`)},"metadata":{},"items":[${items.join(",")}]}`;
   }
 }

@@ -4,7 +4,7 @@
 // guest call gets its own deadline, as `_start`+`__guest_call` do under policy-server.
 import * as path from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { evaluate, EvaluationOptions, EvaluationResult } from "./evaluate";
+import { evaluate, EvaluationOptions, EvaluationResult, guestPayloads } from "./evaluate";
 import { PolicyModule } from "./guest";
 import type { AdmissionRequest } from "./request";
 import { admissionResponse, TIMEOUT_TEXT } from "./response";
@@ -21,7 +21,7 @@ type WorkerMessage = { phase: string } | { result: EvaluationResult } | { error:
 /** Runs `evaluate` in a worker; a guest call still running after `deadlineMs` ends the evaluation as policy-server would. */
 export function evaluateWithDeadline(module: PolicyModule, request: AdmissionRequest, opts: EvaluationOptions, deadlineMs: number): Promise<EvaluationResult> {
   const { log: _log, ...cloneable } = opts; // functions cannot cross the thread boundary
-  const input: WorkerInput = { moduleBytes: module.bytes, source: module.source, request, opts: { ...cloneable, timeBudgetMs: null } };
+  const input: WorkerInput = { moduleBytes: module.bytes, source: module.source, request, opts: { payloads: guestPayloads(request, opts.settings), ...cloneable, timeBudgetMs: null } };
   // the worker has no tsx loader of its own: register it, then load this very file
   const bootstrap = `require("tsx/cjs"); require(${JSON.stringify(path.join(__dirname, "evaluate-worker.ts"))});`;
   const worker = new Worker(bootstrap, { eval: true, workerData: input });

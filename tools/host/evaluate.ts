@@ -10,8 +10,9 @@
 // stop (the CLI's explicit `--timeout-seconds`).
 import { applyPatch, deepClone, Operation } from "fast-json-patch";
 import { HostCapabilities, HostCapabilitiesConfig, HostCallRecord } from "./capabilities";
+import { serdeJson } from "./serde";
 import { GuestCallResult, PolicyModule } from "./guest";
-import type { AdmissionRequest } from "./request";
+import { AdmissionRequest, requestForGuest } from "./request";
 import {
   AdmissionResponse, admissionResponse, decodePatch, fromValidationResponse, internalServerError,
   parseSettingsValidationResponse, parseValidationResponse, postProcess, PostProcessing, TIMEOUT_TEXT,
@@ -28,6 +29,21 @@ export interface EvaluationOptions extends PostProcessing {
   timeBudgetMs?: number | null;
   /** receives `__console_log` and `tracing/log` lines */
   log?: (line: string) => void;
+  /**
+   * the exact payload texts, when computed elsewhere (a worker thread: the number text a parsed
+   * document remembers does not cross the thread boundary); default: `guestPayloads`
+   */
+  payloads?: GuestPayloads;
+}
+
+export interface GuestPayloads { validateSettings: string; validate: string }
+
+/**
+ * The bytes policy-server hands the guest: the settings alone, then `{"request","settings"}`, each
+ * written as serde_json writes a `Value` (keys in byte order, numbers keeping their kind).
+ */
+export function guestPayloads(request: AdmissionRequest, settings: Record<string, unknown> = {}): GuestPayloads {
+  return { validateSettings: serdeJson(settings), validate: serdeJson({ request: requestForGuest(request), settings }) };
 }
 
 export interface SettingsOutcome {
@@ -69,7 +85,8 @@ function guestFailureText(result: GuestCallResult): string {
 /** `validate_settings` with the settings object alone; never throws for guest misbehaviour. */
 export function validateSettings(module: PolicyModule, opts: EvaluationOptions = {}, host?: HostCapabilities): SettingsOutcome {
   const capabilities = host ?? new HostCapabilities(opts.capabilities, opts.log);
-  const result = module.call("validate_settings", JSON.stringify(opts.settings ?? {}), { hostCall: capabilities.handler, log: opts.log });
+  const payload = opts.payloads?.validateSettings ?? serdeJson(opts.settings ?? {});
+  const result = module.call("validate_settings", payload, { hostCall: capabilities.handler, log: opts.log });
   const prefix = "Error invoking settings validation callback: ";
   if (overBudget(result, opts.timeBudgetMs)) return { valid: false, message: prefix + TIMEOUT_TEXT };
   if (!result.ok) return { valid: false, message: prefix + guestFailureText(result), ...(result.trapped ? { trap: result.trap } : {}) };
@@ -84,7 +101,7 @@ export function validateSettings(module: PolicyModule, opts: EvaluationOptions =
 /** `validate` and the AdmissionResponse, without the settings step. */
 export function validateRequest(module: PolicyModule, request: AdmissionRequest, opts: EvaluationOptions = {}, host?: HostCapabilities): Omit<EvaluationResult, "settings"> {
   const capabilities = host ?? new HostCapabilities(opts.capabilities, opts.log);
-  const payload = JSON.stringify({ request, settings: opts.settings ?? {} });
+  const payload = opts.payloads?.validate ?? guestPayloads(request, opts.settings).validate;
   const result = module.call("validate", payload, { hostCall: capabilities.handler, log: opts.log });
   const uid = String(request.uid ?? "");
   const done = (response: AdmissionResponse, trap?: string): Omit<EvaluationResult, "settings"> => {

@@ -1,9 +1,11 @@
 // kwctl replay sessions (contract §5.2): a YAML list of exchanges whose `request` is itself a YAML
 // string holding serde_yaml's externally tagged enum (`!KubernetesGetResource` + fields). Replay is
-// strict: exchanges are consumed in order and the live request must equal the recorded one, with
-// absent `Option` keys read as null. Leftover exchanges only produce a warning, like kwctl.
+// strict: every call consumes the next exchange, and the live request must equal the recorded one
+// (absent `Option` keys read as null) or the call fails. Leftover exchanges only warn, like kwctl.
 import * as fs from "node:fs";
 import * as yaml from "js-yaml";
+import { CALLBACK_FAILURE, rustDebugString } from "./rust";
+import { compareKeys } from "./serde";
 
 /** Fields of each request variant, in serde order; every one is read with `null` as the default. */
 export const REQUEST_VARIANTS: Record<string, string[]> = {
@@ -51,7 +53,7 @@ export function normalizeRequest(variant: string, fields: Record<string, unknown
   const out: Record<string, unknown> = {};
   for (const name of names) {
     let value = fields[name] ?? null;
-    if (name === "field_masks" && Array.isArray(value)) value = [...value].map(String).sort(); // a set
+    if (name === "field_masks" && Array.isArray(value)) value = [...value].map(String).sort(compareKeys); // a BTreeSet
     out[name] = value;
   }
   return { variant, fields: out };
@@ -106,26 +108,52 @@ function deepEqual(a: unknown, b: unknown): boolean {
     && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
-export function describeRequest(r: CallbackRequest): string {
-  return `${r.variant} ${JSON.stringify(r.fields)}`;
+/** `{:?}` of a recorded field value: Option<String>, bool, BTreeSet<String>; anything else as compact JSON. */
+function rustDebugValue(name: string, v: unknown, optional: boolean): string {
+  if (v === null || v === undefined) return "None";
+  let text: string;
+  if (typeof v === "string") text = rustDebugString(v);
+  else if (typeof v === "boolean") text = String(v);
+  else if (name === "field_masks" && Array.isArray(v)) text = `{${v.map((m) => rustDebugString(String(m))).join(", ")}}`;
+  else text = JSON.stringify(v);
+  return optional ? `Some(${text})` : text;
 }
 
-/** Consumes a session in order; one instance per evaluation. */
+// fields that are `Option<…>` in policy-evaluator's CallbackRequestType
+const OPTIONAL_FIELDS = new Set(["namespace", "label_selector", "field_selector", "field_masks"]);
+
+/**
+ * A callback request as kwctl's replay error prints it: Rust's derived `Debug` of the enum variant
+ * (`KubernetesGetResource { api_version: "v1", …, namespace: Some("ns"), disable_cache: false,
+ * field_masks: None }`). The `can_i` review is printed as compact JSON, an approximation.
+ */
+export function describeRequest(r: CallbackRequest): string {
+  const fields = REQUEST_VARIANTS[r.variant].map((name) => `${name}: ${rustDebugValue(name, r.fields[name], OPTIONAL_FIELDS.has(name))}`);
+  return `${r.variant} { ${fields.join(", ")} }`;
+}
+
+/** kwctl's texts (docs/decisions.md, "Replay"); the host adds `Callback evaluation failure: ` to each. */
+export const REPLAY_EXHAUSTED_TEXT = "the list of recorded responses is empty";
+export function replayMismatchText(expected: CallbackRequest, live: CallbackRequest): string {
+  return `Replay error: unexpected request. Was expecting ${describeRequest(expected)}, got ${describeRequest(live)} instead`;
+}
+
+/** Consumes a session in order, as kwctl does: every call takes the next exchange, matching or not. */
 export class ReplayCursor {
   private next = 0;
   constructor(private readonly exchanges: readonly ReplayExchange[]) {}
 
-  /** The recorded answer for `live`, or a `Replay error: …` text. */
+  /** The recorded answer for `live`, or the error text the guest receives. */
   answer(live: CallbackRequest): { ok: true; response: Buffer } | { ok: false; error: string } {
     const recorded = this.exchanges[this.next];
-    if (!recorded) return { ok: false, error: `Replay error: unexpected request ${describeRequest(live)}: the session has no exchange left` };
+    if (!recorded) return { ok: false, error: CALLBACK_FAILURE + REPLAY_EXHAUSTED_TEXT };
+    this.next++; // a mismatched exchange is consumed too
     if (recorded.request.variant !== live.variant || !deepEqual(recorded.request.fields, live.fields)) {
-      return { ok: false, error: `Replay error: unexpected request ${describeRequest(live)}, expected exchange ${this.next + 1}: ${describeRequest(recorded.request)}` };
+      return { ok: false, error: CALLBACK_FAILURE + replayMismatchText(recorded.request, live) };
     }
-    this.next++;
     return recorded.response.type === "Success"
       ? { ok: true, response: Buffer.from(recorded.response.payload, "utf8") }
-      : { ok: false, error: recorded.response.message };
+      : { ok: false, error: CALLBACK_FAILURE + recorded.response.message };
   }
 
   /** kwctl only warns about exchanges the policy never asked for. */

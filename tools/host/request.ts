@@ -4,6 +4,7 @@
 import * as fs from "node:fs";
 import * as yaml from "js-yaml";
 import type { ContextAwareResource } from "./capabilities";
+import { formatF64, JsonNode, parseJsonNodes, serdeNumber, valueFromNode } from "./serde";
 
 export type AdmissionRequest = Record<string, unknown> & { uid: string; operation: string; object?: unknown };
 
@@ -21,14 +22,68 @@ export function readInput(file: string, what: string): string {
   }
 }
 
-/** JSON first (the common case, and exact for big numbers' text), then YAML. */
-export function parseJsonOrYaml(text: string, source: string): unknown {
-  try { return JSON.parse(text); } catch { /* not JSON: try YAML */ }
-  try {
-    return yaml.load(text);
-  } catch (e) {
-    throw new Error(`${source}: neither JSON nor YAML: ${(e as Error).message.split("\n")[0]}`);
+/** A YAML float, kept apart from integers (`256.0` is an f64 for serde_yaml, `256` a u64). */
+class YamlFloat {
+  constructor(readonly value: number) {}
+}
+
+const floatAsFloat = yaml.defineScalarTag<unknown>("tag:yaml.org,2002:float", {
+  ...yaml.floatCoreTag,
+  resolve: (source, isExplicit, tagName) => {
+    const v = yaml.floatCoreTag.resolve(source, isExplicit, tagName);
+    return v === yaml.NOT_RESOLVED ? v : new YamlFloat(v);
+  },
+  identify: () => false,
+});
+
+/** js-yaml's default (YAML 1.2 core) schema, except that floats stay floats. */
+export const LOSSLESS_YAML_SCHEMA = yaml.CORE_SCHEMA.withTags(floatAsFloat);
+
+const at = { start: 0, end: 0 };
+
+/** A value loaded with LOSSLESS_YAML_SCHEMA as a node (a non-finite float is `null`, as in serde_json). */
+export function yamlToNode(v: unknown): JsonNode {
+  if (v === null || v === undefined) return { kind: "null", ...at };
+  if (v instanceof YamlFloat) return Number.isFinite(v.value) ? { kind: "number", text: formatF64(v.value), ...at } : { kind: "null", ...at };
+  if (typeof v === "number") return { kind: "number", text: Number.isSafeInteger(v) ? String(v) : formatF64(v), ...at };
+  if (typeof v === "boolean") return { kind: "bool", value: v, ...at };
+  if (typeof v === "string") return { kind: "string", value: v, ...at };
+  if (Array.isArray(v)) return { kind: "array", items: v.map(yamlToNode), ...at };
+  if (typeof v === "object") {
+    return { kind: "object", entries: Object.entries(v as Record<string, unknown>).map(([key, value]) => ({ key, keyEnd: 0, value: yamlToNode(value) })), ...at };
   }
+  return { kind: "string", value: String(v), ...at };
+}
+
+/** Rejects a number serde_json cannot hold (`1e400`: "number out of range"), as kwctl does on reading. */
+function checkNumbers(node: JsonNode, source: string): void {
+  if (node.kind === "number") {
+    try { serdeNumber(node.text); } catch (e) { throw new Error(`${source}: ${(e as Error).message}: ${node.text}`); }
+  } else if (node.kind === "array") node.items.forEach((n) => checkNumbers(n, source));
+  else if (node.kind === "object") node.entries.forEach((e) => checkNumbers(e.value, source));
+}
+
+/** JSON first (by serde_json's grammar, number text kept), then YAML (floats kept as floats). */
+export function parseDocumentNode(text: string, source: string): JsonNode {
+  let node: JsonNode | undefined;
+  try { node = parseJsonNodes(text); } catch { /* not JSON: try YAML */ }
+  if (!node) {
+    try {
+      node = yamlToNode(yaml.load(text, { schema: LOSSLESS_YAML_SCHEMA }));
+    } catch (e) {
+      throw new Error(`${source}: neither JSON nor YAML: ${(e as Error).message.split("\n")[0]}`);
+    }
+  }
+  checkNumbers(node, source);
+  return node;
+}
+
+/**
+ * A JSON or YAML document as a plain value whose objects and arrays remember their source text, so
+ * the payload the guest receives keeps each number's serde kind (`256.0` stays `256.0`).
+ */
+export function parseJsonOrYaml(text: string, source: string): unknown {
+  return valueFromNode(parseDocumentNode(text, source));
 }
 
 /** Lowercase plural of a Kind with the simple English rules the API server's RESTMapper guesses. */
@@ -102,9 +157,39 @@ export function loadSettings(file: string): Record<string, unknown> {
 }
 
 export function parseSettingsJson(text: string): Record<string, unknown> {
-  let doc: unknown;
-  try { doc = JSON.parse(text); } catch (e) { throw new Error(`--settings-json: invalid JSON: ${(e as Error).message}`); }
-  return toSettings(doc, "--settings-json");
+  let node: JsonNode;
+  try { node = parseJsonNodes(text); } catch (e) { throw new Error(`--settings-json: invalid JSON: ${(e as Error).message}`); }
+  checkNumbers(node, "--settings-json");
+  return toSettings(valueFromNode(node), "--settings-json");
+}
+
+// policy-evaluator's AdmissionRequest is a struct: unknown keys are dropped on reading, `None`
+// fields are skipped on writing, and kind / resource / userInfo are structs of their own.
+const GVK = ["group", "version", "kind"];
+const GVR = ["group", "version", "resource"];
+const USER_INFO = ["extra", "groups", "uid", "username"];
+const REQUEST_FIELDS: [string, string[] | null][] = [
+  ["uid", null], ["kind", GVK], ["resource", GVR], ["subResource", null], ["requestKind", GVK],
+  ["requestResource", GVR], ["requestSubResource", null], ["name", null], ["namespace", null],
+  ["operation", null], ["userInfo", USER_INFO], ["object", null], ["oldObject", null],
+  ["dryRun", null], ["options", null],
+];
+
+function present(v: unknown): boolean { return v !== undefined && v !== null; }
+
+/** The request as the guest receives it: policy-evaluator's struct fields only (write with `serdeJson`). */
+export function requestForGuest(request: AdmissionRequest): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, fields] of REQUEST_FIELDS) {
+    const v = request[key];
+    if (!present(v)) continue;
+    if (fields && typeof v === "object" && !Array.isArray(v)) {
+      const struct: Record<string, unknown> = {};
+      for (const f of fields) if (present((v as Record<string, unknown>)[f])) struct[f] = (v as Record<string, unknown>)[f];
+      out[key] = struct;
+    } else out[key] = v;
+  }
+  return out;
 }
 
 // --- policy metadata ------------------------------------------------------------------------------

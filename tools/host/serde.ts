@@ -249,3 +249,207 @@ export function deserialize<T>(text: string, type: SerdeType): T {
   const node = parseJsonNodes(text);
   return new Deserializer(text).read(node, type) as T;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Writing JSON as policy-server does (docs/decisions.md, "Payload bytes"): the host holds every
+// document as a `serde_json::Value` without `preserve_order`, so objects are written with keys in
+// byte order, a number keeps its serde kind (u64 / i64 / f64) and floats use serde_json's
+// shortest round-trip form.
+
+/** A number as serde_json's parser classifies it (default features, no `float_roundtrip`). */
+export type SerdeNumber = { kind: "u64" | "i64"; value: bigint } | { kind: "f64"; value: number };
+
+const U64_MAX = (1n << 64n) - 1n;
+const I32_MAX = 2147483647;
+// serde_json's power-of-ten table holds 1e0 … 1e308 as f64 literals
+const POW10: number[] = Array.from({ length: 309 }, (_, i) => Number(`1e${i}`));
+
+/**
+ * Classifies JSON number text the way serde_json's parser does: an integer stays u64 (or i64 when
+ * negative) unless it overflows; `-0`, fractions, exponents and overflowing integers become f64,
+ * computed as serde_json computes them (the significand's first 64 bits as f64, then one multiply or
+ * divide by a power of ten). Throws SerdeError("number out of range") where serde_json does.
+ */
+export function serdeNumber(text: string): SerdeNumber {
+  let i = 0;
+  const positive = text[0] !== "-";
+  if (!positive) i++;
+  let sig = 0n;
+  let exponent = 0;
+  let overflowed = false;
+  let isFloat = false;
+  const digit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
+  const wouldOverflow = (d: bigint): boolean => sig * 10n + d > U64_MAX;
+  for (; digit(text[i]); i++) {
+    const d = BigInt(text.charCodeAt(i) - 48);
+    if (overflowed || wouldOverflow(d)) { overflowed = true; isFloat = true; exponent++; continue; } // digits past u64 only scale
+    sig = sig * 10n + d;
+  }
+  if (text[i] === ".") {
+    isFloat = true;
+    i++;
+    let ignoreRest = false;
+    for (; digit(text[i]); i++) {
+      const d = BigInt(text.charCodeAt(i) - 48);
+      if (ignoreRest || wouldOverflow(d)) { ignoreRest = true; continue; } // the rest of the fraction is dropped
+      sig = sig * 10n + d;
+      exponent--;
+    }
+  }
+  if (text[i] === "e" || text[i] === "E") {
+    isFloat = true;
+    i++;
+    let positiveExp = true;
+    if (text[i] === "+" || text[i] === "-") { positiveExp = text[i] === "+"; i++; }
+    let exp = 0;
+    for (; digit(text[i]); i++) {
+      const d = text.charCodeAt(i) - 48;
+      if (exp > (I32_MAX - d) / 10) { // the exponent overflows i32
+        if (sig !== 0n && positiveExp) throw new SerdeError("number out of range");
+        return { kind: "f64", value: positive ? 0 : -0 };
+      }
+      exp = exp * 10 + d;
+    }
+    exponent = Math.max(-2147483648, Math.min(I32_MAX, positiveExp ? exponent + exp : exponent - exp));
+  }
+  if (!isFloat) {
+    if (positive) return { kind: "u64", value: sig };
+    if (sig === 0n || sig > 1n << 63n) return { kind: "f64", value: -Number(sig) };
+    return { kind: "i64", value: -sig };
+  }
+  let f = Number(sig);
+  for (;;) {
+    const pow = POW10[Math.abs(exponent)];
+    if (pow !== undefined) {
+      if (exponent >= 0) { f *= pow; if (!Number.isFinite(f)) throw new SerdeError("number out of range"); } else f /= pow;
+      break;
+    }
+    if (f === 0) break;
+    if (exponent >= 0) throw new SerdeError("number out of range");
+    f /= 1e308;
+    exponent += 308;
+  }
+  return { kind: "f64", value: positive ? f : -f };
+}
+
+/**
+ * serde_json's text for a finite f64 (zmij, the formatter serde_json uses): shortest round-trip
+ * digits; plain notation when the decimal exponent is in -5..=15 (`256.0`, `0.00001`,
+ * `1000000000000000.0`), otherwise `d.ddde±X` (`1e+16`, `1.5e-7`); `-0.0` keeps its sign.
+ * Non-finite values are written as `null`, as `serde_json::to_value` does.
+ */
+export function formatF64(v: number): string {
+  if (!Number.isFinite(v)) return "null";
+  if (v === 0) return Object.is(v, -0) ? "-0.0" : "0.0";
+  const sign = v < 0 ? "-" : "";
+  // toExponential() without digits gives the shortest round-trip digits, like zmij
+  const [mantissa, expText] = Math.abs(v).toExponential().split("e");
+  const digits = mantissa.replace(".", "");
+  const e = Number(expText);
+  const n = digits.length;
+  if (e >= -5 && e <= 15) {
+    if (n - 1 <= e) return `${sign}${digits}${"0".repeat(e - (n - 1))}.0`;
+    if (e >= 0) return `${sign}${digits.slice(0, e + 1)}.${digits.slice(e + 1)}`;
+    return `${sign}0.${"0".repeat(-e - 1)}${digits}`;
+  }
+  return `${sign}${digits[0]}${n > 1 ? "." + digits.slice(1) : ""}e${e >= 0 ? "+" : "-"}${Math.abs(e)}`;
+}
+
+/** serde_json's text for number text read from a document (`256.0` stays `256.0`, `2.56e2` → `256.0`). */
+export function writeNumberText(text: string): string {
+  const n = serdeNumber(text);
+  return n.kind === "f64" ? formatF64(n.value) : n.value.toString();
+}
+
+/** serde_json's string escaping: `\"` `\\` `\b` `\f` `\n` `\r` `\t`, other C0 controls as `\u00xx`; nothing else. */
+export function writeString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) { out += s[i]; continue; }
+    switch (c) {
+      case 0x22: out += '\\"'; break;
+      case 0x5c: out += "\\\\"; break;
+      case 0x08: out += "\\b"; break;
+      case 0x0c: out += "\\f"; break;
+      case 0x0a: out += "\\n"; break;
+      case 0x0d: out += "\\r"; break;
+      case 0x09: out += "\\t"; break;
+      default: out += "\\u00" + c.toString(16).padStart(2, "0");
+    }
+  }
+  return out + '"';
+}
+
+/** BTreeMap<String, _> order: by UTF-8 bytes (differs from UTF-16 order above U+D7FF). */
+export function compareKeys(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}
+
+/** Writes a parsed document as serde_json writes the `Value` it reads (duplicate keys: the last wins). */
+export function writeNode(node: JsonNode): string {
+  switch (node.kind) {
+    case "null": return "null";
+    case "bool": return node.value ? "true" : "false";
+    case "number": return writeNumberText(node.text);
+    case "string": return writeString(node.value);
+    case "array": return `[${node.items.map(writeNode).join(",")}]`;
+    case "object": {
+      const last = new Map<string, JsonNode>();
+      for (const e of node.entries) last.set(e.key, e.value);
+      const keys = [...last.keys()].sort(compareKeys);
+      return `{${keys.map((k) => `${writeString(k)}:${writeNode(last.get(k)!)}`).join(",")}}`;
+    }
+  }
+}
+
+// Plain JS values lose the text of their numbers; `valueFromNode` remembers, for each object and
+// array it builds, the node it came from, so `serdeJson` can still write `256.0` as `256.0`. A
+// number's text is used only while the value still equals it, so a value changed after parsing is
+// written as it is now, never from stale text.
+const sourceNodes = new WeakMap<object, JsonNode>();
+
+/** `nodeToValue`, remembering each container's node for `serdeJson`. */
+export function valueFromNode(node: JsonNode): unknown {
+  switch (node.kind) {
+    case "array": {
+      const out = node.items.map(valueFromNode);
+      sourceNodes.set(out, node);
+      return out;
+    }
+    case "object": {
+      const out: Record<string, unknown> = {};
+      for (const e of node.entries) out[e.key] = valueFromNode(e.value);
+      sourceNodes.set(out, node);
+      return out;
+    }
+    default: return nodeToValue(node);
+  }
+}
+
+/**
+ * A plain value written as serde_json writes the equivalent `Value`: numbers inside containers built
+ * by `valueFromNode` keep their source text (while unchanged); other numbers are integers when they
+ * are safe integers (and not -0), floats otherwise; `undefined` members are skipped.
+ */
+export function serdeJson(value: unknown, node?: JsonNode): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "string") return writeString(value);
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "number") {
+    if (node?.kind === "number" && Number(node.text) === value) return writeNumberText(node.text);
+    return Number.isSafeInteger(value) && !Object.is(value, -0) ? String(value) : formatF64(value);
+  }
+  if (typeof value !== "object") return "null";
+  const source = sourceNodes.get(value) ?? node;
+  if (Array.isArray(value)) {
+    const items = source?.kind === "array" ? source.items : [];
+    return `[${value.map((v, i) => (v === undefined ? "null" : serdeJson(v, items[i]))).join(",")}]`;
+  }
+  const members = new Map<string, JsonNode>();
+  if (source?.kind === "object") for (const e of source.entries) members.set(e.key, e.value);
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  entries.sort(([a], [b]) => compareKeys(a, b));
+  return `{${entries.map(([k, v]) => `${writeString(k)}:${serdeJson(v, members.get(k))}`).join(",")}}`;
+}

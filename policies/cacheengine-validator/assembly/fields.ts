@@ -3,7 +3,7 @@
 // `<path>: Invalid value: <JSON value>: must be a …` in the error list and reads as Invalid, so the
 // rules that need it skip it. `null` reads as absent (Kubernetes "not set").
 import { JsonValue, Read, ReadState } from "../../../assembly/json/index";
-import { FieldError, FieldErrorList, goQuote, invalidRaw, FieldErrorType } from "../../../assembly/validate/index";
+import { FieldError, FieldErrorList, goQuote, invalidRaw, FieldErrorType, isFloat64AJSONInteger } from "../../../assembly/validate/index";
 
 // @ts-ignore: decorator
 @lazy
@@ -118,7 +118,8 @@ export function readStringAt(parent: JsonValue | null, key: string, path: string
   return s;
 }
 
-/** `parent.key` as an int32 (integer grammar only; out of range → `must be a 32-bit integer`). */
+/** `parent.key` as an int32: an integer, or an integral number written as a float (`256.0`,
+ *  `2.56e2`) as the API server admits it (§5); out of range → `must be a 32-bit integer`. */
 export function readInt32At(parent: JsonValue | null, key: string, path: string, errs: FieldErrorList): Read<i32> {
   const v = presentMember(parent, key);
   if (v === null) return absent<i32>(0);
@@ -128,9 +129,12 @@ export function readInt32At(parent: JsonValue | null, key: string, path: string,
     if (n.value < INT32_MIN || n.value > INT32_MAX) return wrongType<i32>(path, v, MUST_BE_INT32, 0, errs);
     return new Read<i32>(ReadState.Ok, <i32>n.value);
   }
-  // a number that is not an i64: a fraction/exponent, or an integer beyond 64 bits
+  // a number that is not an i64: an integer beyond 64 bits, or a fraction/exponent form
   if (isIntegerText(v.numberText())) return wrongType<i32>(path, v, MUST_BE_INT32, 0, errs);
-  return wrongType<i32>(path, v, MUST_BE_INTEGER, 0, errs);
+  const f = v.asF64();
+  if (!f.ok || !isFloat64AJSONInteger(f.value)) return wrongType<i32>(path, v, MUST_BE_INTEGER, 0, errs);
+  if (f.value < <f64>INT32_MIN || f.value > <f64>INT32_MAX) return wrongType<i32>(path, v, MUST_BE_INT32, 0, errs);
+  return new Read<i32>(ReadState.Ok, <i32>f.value);
 }
 
 /** `parent.key` as a JSON number node (any number; the caller decides about range). */

@@ -294,6 +294,15 @@ add("cb-chunk-size-string", "chunkSize as a string",
 add("cb-chunk-size-fraction", "chunkSize with a fraction is not an integer",
   request("CREATE", cbWith((s) => { s.server.chunkSize = 256.5; })),
   reject(CB("spec.server.chunkSize: Invalid value: 256.5: must be an integer")));
+// an integral number written as a float or with an exponent is that integer (§5; the API server
+// admits it for a schema `integer`), and reaches the policy with its spelling (tools/host/README.md)
+add("cb-chunk-size-float-form", "chunkSize 256.0 is the integer 256",
+  request("CREATE", cbWith((s) => { s.server.chunkSize = raw("256.0"); })), accept);
+add("cb-chunk-size-exponent-form", "chunkSize 2.56e2 is the integer 256",
+  request("CREATE", cbWith((s) => { s.server.chunkSize = raw("2.56e2"); })), accept);
+add("cb-chunk-size-128-float-form", "chunkSize 128.0 is the integer 128 (rule 1, value shown as written)",
+  request("CREATE", cbWith((s) => { s.server.chunkSize = raw("128.0"); })),
+  reject(CB("spec.server.chunkSize: Invalid value: 128.0: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)")));
 add("cb-chunk-size-beyond-int32", "chunkSize outside int32 (would wrap to 256 if truncated)",
   request("CREATE", cbWith((s) => { s.server.chunkSize = 4294967552; })),
   reject(CB("spec.server.chunkSize: Invalid value: 4294967552: must be a 32-bit integer")));
@@ -403,6 +412,9 @@ const COVERS: Record<string, string> = {
   "cb-chunk-size-string": "§5 V3, §3 rule 1",
   "cb-chunk-size-fraction": "§5 V3, §3 rule 1",
   "cb-chunk-size-beyond-int32": "§5 V3, §3 rule 1",
+  "cb-chunk-size-float-form": "§5 V3, §3 rule 1",
+  "cb-chunk-size-exponent-form": "§5 V3, §3 rule 1",
+  "cb-chunk-size-128-float-form": "§5 V3, §3 rule 1",
   "cb-server-is-string": "§5 V3",
   "cb-blend-is-list": "§5 V3",
   "cb-check-layer-bool": "§5 V3, §3 rule 2",
@@ -443,7 +455,7 @@ for (const c of cases) {
 const names = new Set<string>(); for (const c of index) { if (names.has(c.name)) throw new Error("dup " + c.name); names.add(c.name); }
 const header = "# cacheengine-validator e2e cases (format: docs/test-data.md). `covers` names the rows of\n" +
   "# cacheengine-validator.md: §7 acceptance cases, §3 rules, §5 responses (V3 = malformed input).\n" +
-  "# Number spellings such as -0.0, 1.0 or 1e400 are unit-tested in assembly/__tests__/rules.spec.ts:\n" +
-  "# request files pass through JSON.parse in the Node host, which does not keep number text.\n";
+  "# Numbers reach the policy as written (256.0, 2.56e2), as policy-server delivers them; 1e400 cannot\n" +
+  "# be delivered at all (serde_json rejects it), so it is unit-tested in assembly/__tests__/rules.spec.ts.\n";
 fs.writeFileSync(path.join(OUT, "cases.yml"), header + yaml.dump(index, { lineWidth: -1 }));
 console.log(index.length, "cases");

@@ -147,9 +147,11 @@ function stamped(pod: J, reason: string): J {
 // ---------------------------------------------------------------- cluster answers
 const GR = "!KubernetesGetResource";
 interface Exchange { apiVersion: string; kind: string; name: string; namespace: string; ok: boolean; text: string }
+// recorded `Error` messages carry no prefix: kwctl records the handler's error, and adds
+// `Callback evaluation failure: ` when it replays it (tools/host/README.md)
 const notFound = (apiVersion: string, kind: string, name: string, ns = NS) =>
-  `Callback evaluation failure: Cannot find ${apiVersion}/${kind} named '${name}' inside of namespace 'Some("${ns}")'`;
-const SERVER_ERROR = `Callback evaluation failure: ApiError: Internal error occurred: etcdserver: request timed out: InternalError (ErrorResponse { status: "Failure", message: "Internal error occurred: etcdserver: request timed out", reason: "InternalError", code: 500 })`;
+  `Cannot find ${apiVersion}/${kind} named '${name}' inside of namespace 'Some("${ns}")'`;
+const SERVER_ERROR = `ApiError: Internal error occurred: etcdserver: request timed out: InternalError (ErrorResponse { status: "Failure", message: "Internal error occurred: etcdserver: request timed out", reason: "InternalError", code: 500 })`;
 
 function engineCr(injection?: J, name = "cb"): J {
   const spec: J = { server: { port: 5555 }, l1: { sizeGB: 20 } };
@@ -398,6 +400,10 @@ injectCase("engine-cr-absent", basicPod(),
   { description: "LMCacheEngine not found, ConfigMap present: connection-only wiring", covers: "§4.1 row 9; §15 #11; §12.1 engine CR absent", session: [engineMissing(), cmFound()] });
 skipCase("engine-lookup-failed", basicPod(),
   { description: "LMCacheEngine lookup fails with a server error", covers: "§4.1 row 9; §15 #12", session: [engineRaw(SERVER_ERROR, false)] },
+  "lookup-failed", "lookup of LMCacheEngine vllm-ns/cb failed");
+skipCase("engine-replay-mismatch", basicPod(),
+  { description: "the session recorded a lookup of another engine: kwctl's replay error is a failed lookup", covers: "§4.1 row 9; contract §5.2 replay",
+    session: [engineFound(undefined, "other")] },
   "lookup-failed", "lookup of LMCacheEngine vllm-ns/cb failed");
 skipCase("engine-lookup-malformed", basicPod(),
   { description: "LMCacheEngine lookup answers something that is not JSON", covers: "§4.1 row 9 (malformed)", session: [engineRaw("<html>502 Bad Gateway</html>")] },

@@ -76,10 +76,20 @@ describe("rule 1: chunkSize", () => {
     expect(cbChunkSize("-256")).toBe("spec.server.chunkSize: Invalid value: -256: " + CHUNK_SIZE_DETAIL);
     expect(cbChunkSize("0")).toBe("spec.server.chunkSize: Invalid value: 0: " + CHUNK_SIZE_DETAIL);
   });
+  it("reads an integral number written as a float or with an exponent as that integer", () => {
+    expect(cbChunkSize("256.0")).toBe("");
+    expect(cbChunkSize("2.56e2")).toBe("");
+    expect(cbChunkSize("25600e-2")).toBe("");
+    expect(cbChunkSize("128.0")).toBe("spec.server.chunkSize: Invalid value: 128.0: " + CHUNK_SIZE_DETAIL);
+    expect(cbChunkSize("-0.0")).toBe("spec.server.chunkSize: Invalid value: -0.0: " + CHUNK_SIZE_DETAIL);
+    expect(cbBlend('{"checkLayer":-1.0}')).toBe("spec.blend.checkLayer: Invalid value: -1.0: must be >= 0");
+  });
   it("reports wrong types and out-of-range integers instead of truncating them", () => {
     expect(cbChunkSize('"256"')).toBe('spec.server.chunkSize: Invalid value: "256": must be an integer');
     expect(cbChunkSize("256.5")).toBe("spec.server.chunkSize: Invalid value: 256.5: must be an integer");
-    expect(cbChunkSize("2.56e2")).toBe("spec.server.chunkSize: Invalid value: 2.56e2: must be an integer");
+    expect(cbChunkSize("2.5e-1")).toBe("spec.server.chunkSize: Invalid value: 2.5e-1: must be an integer");
+    expect(cbChunkSize("1e16")).toBe("spec.server.chunkSize: Invalid value: 1e16: must be an integer");
+    expect(cbChunkSize("4294967552.0")).toBe("spec.server.chunkSize: Invalid value: 4294967552.0: must be a 32-bit integer");
     expect(cbChunkSize("4294967552")).toBe("spec.server.chunkSize: Invalid value: 4294967552: must be a 32-bit integer");
     expect(cbChunkSize("99999999999999999999999")).toBe("spec.server.chunkSize: Invalid value: 99999999999999999999999: must be a 32-bit integer");
     expect(cbChunkSize("null")).toBe("");
