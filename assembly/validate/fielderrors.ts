@@ -4,7 +4,8 @@
 import { i32ToDecimal, i64ToDecimal } from "../util/decimal";
 import { ValueCheck } from "./check";
 import { goQuote, goQuoteShort } from "./quote";
-import { MAX_LISTED_BYTES, shortenRendered, utf8Length } from "./shorten";
+import { MAX_LISTED_BYTES, shortenRendered } from "./shorten";
+import { utf8Length } from "./chars";
 
 export enum FieldErrorType {
   Required = 0,

@@ -5,7 +5,7 @@
 // MAX_LISTED_BYTES, and then says how many more there are. A value or list that fits is printed
 // exactly as before, so the Kubernetes wording is untouched for every ordinary input.
 import { i32ToDecimal } from "../util/decimal";
-import { isHighSurrogate, isLowSurrogate } from "./chars";
+import { isHighSurrogate, isLowSurrogate, utf8Length } from "./chars";
 
 /** Rendered bytes of an echoed value kept before it is shortened (1 KiB). */
 export const MAX_ECHOED_BYTES: i32 = 1024;
@@ -26,14 +26,6 @@ function utf8BytesAt(s: string, i: i32, n: i32): i32 {
   if (isHighSurrogate(c)) return i + 1 < n && isLowSurrogate(s.charCodeAt(i + 1)) ? 4 : 3;
   if (isLowSurrogate(c)) return i > 0 && isHighSurrogate(s.charCodeAt(i - 1)) ? 0 : 3;
   return 3;
-}
-
-/** UTF-8 length of `s` (lone surrogates as U+FFFD), without encoding it. */
-export function utf8Length(s: string): i32 {
-  const n = s.length;
-  let bytes = 0;
-  for (let i = 0; i < n; i++) bytes += utf8BytesAt(s, i, n);
-  return bytes;
 }
 
 /** The end (UTF-16 index) of the longest start of `s` of at most `limit` UTF-8 bytes that does
