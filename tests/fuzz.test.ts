@@ -13,6 +13,7 @@ import { vllmPodPayload } from "../tools/bench/fixtures";
 import { PolicyModule } from "../tools/host/guest";
 import { makeSeed, mutate } from "../tools/fuzz/mutators";
 import { Rng } from "../tools/fuzz/rng";
+import { keepSlowest, SlowInput } from "../tools/fuzz/run";
 
 const CLI = path.join(ROOT, "bin", "cachewarden.js");
 // Generous per-evaluation limit: CI machines run this next to other suites; the default (2000 ms,
@@ -79,5 +80,32 @@ describe("fuzz every built policy", () => {
     for (const t of targets) assert.match(r.out, new RegExp(`^${t.name}: (ok|FAILED)`, "m"), r.out);
     assert.match(r.out, /fuzz: 0 failure\(s\)/, r.out);
     assert.equal(r.code, 0, r.out);
+    // each target lists its 10 slowest inputs, slowest first, with iteration and mutator
+    for (const t of targets) {
+      const block = r.out.slice(r.out.indexOf(`${t.name}: ok`));
+      const m = block.match(/ {2}slowest (\d+):\n((?: {4}.*\n)+)/);
+      assert.ok(m, block.slice(0, 2000));
+      assert.equal(Number(m[1]), 10);
+      const lines = m[2].trimEnd().split("\n");
+      assert.equal(lines.length, 10);
+      const ms = lines.map((l) => Number(/^ {4}([\d.]+) ms {2}iteration \d+ {2}\d+ KiB {2}validate(?:_settings)?; \S+: /.exec(l)?.[1]));
+      assert.ok(ms.every((x) => Number.isFinite(x)), m[2]);
+      assert.deepEqual([...ms].sort((a, b) => b - a), ms);
+    }
+  });
+});
+
+describe("the slowest inputs of a run", () => {
+  const entry = (iteration: number, ms: number): SlowInput => ({ iteration, ms, operation: "validate", mutator: "m", detail: "", inputBytes: 1 });
+  test("keeps 10, slowest first; an 11th slower one replaces the fastest, a faster one is dropped", () => {
+    const list: SlowInput[] = [];
+    for (let i = 0; i < 10; i++) keepSlowest(list, entry(i, i + 1));
+    assert.deepEqual(list.map((e) => e.ms), [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    keepSlowest(list, entry(10, 0.5));
+    assert.equal(list.length, 10);
+    assert.equal(list[9].ms, 1);
+    keepSlowest(list, entry(11, 5.5));
+    assert.deepEqual(list.map((e) => e.ms), [10, 9, 8, 7, 6, 5.5, 5, 4, 3, 2]);
+    assert.equal(list[5].iteration, 11);
   });
 });

@@ -2,6 +2,7 @@
 // null, string and wrong type; edits create `metadata`/the map when absent or null.
 import { JsonValue, Read, ReadState } from "../json/index";
 import { ensureObjectMember, isUnset } from "./fields";
+import { shortenRendered } from "../validate/shorten";
 
 // @ts-ignore: decorator
 @lazy
@@ -24,7 +25,8 @@ export function checkMetadataStringMap(object: JsonValue, mapName: string): stri
   for (let i = 0; i < n; i++) {
     const v = map.at(i);
     if (v === null || !v.isDecodableString()) {
-      return "metadata." + mapName + "[" + map.keyAt(i) + "] is not a string";
+      // the key is echoed: shortened past 1 KiB like every echoed value
+      return "metadata." + mapName + "[" + shortenRendered(map.keyAt(i)) + "] is not a string";
     }
   }
   return "";

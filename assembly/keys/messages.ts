@@ -1,5 +1,14 @@
 // Message formats shared across policies (README "Cross-policy conventions",
-// lmcache-injectors.md §8, cacheengine-validator.md §3).
+// lmcache-injectors.md §8, cacheengine-validator.md §3). Every value taken from the request, the
+// settings or the cluster is passed through `echo` (the shared shortening rule of
+// assembly/validate/shorten.ts), so a warning stays bounded whatever the input.
+import { shortenRendered } from "../validate/shorten";
+
+/** An echoed value as a message prints it: unchanged up to 1 KiB, else its start and how many
+ *  bytes were left out. */
+function echo(value: string): string {
+  return shortenRendered(value);
+}
 
 /** Audit annotation key for every injector skip (the API server prefixes the webhook name). */
 // @ts-ignore: decorator
@@ -31,7 +40,7 @@ export function skipWarning(policy: string, reason: string, detail: string): str
 
 /** Success warning when the user already passes `--kv-transfer-config` (both LMCache injectors). */
 export function kvTransferConfigPresentWarning(policy: string, container: string): string {
-  return policy + ": kv-transfer-config-present: container \"" + container +
+  return policy + ": kv-transfer-config-present: container \"" + echo(container) +
     "\" already sets --kv-transfer-config; the engine connection config was not injected";
 }
 
@@ -43,37 +52,37 @@ export const UNKNOWN_FIELD_DETAIL = "unknown field";
 // Normative skip details of lmcache-injectors.md §8.1 (`<ns>/<n>` = resolved engine).
 
 export function detailConfigMapNotFound(ns: string, engine: string): string {
-  return "ConfigMap " + ns + "/" + engine + "-connection not found";
+  return "ConfigMap " + echo(ns) + "/" + echo(engine) + "-connection not found";
 }
 export function detailEngineNotFound(kind: string, ns: string, engine: string): string {
-  return kind + " " + ns + "/" + engine + " not found";
+  return kind + " " + echo(ns) + "/" + echo(engine) + " not found";
 }
 export function detailEngineNotInline(ref: string): string {
-  return "engine " + ref + " is not in settings.engines and lookups are disabled";
+  return "engine " + echo(ref) + " is not in settings.engines and lookups are disabled";
 }
 export function detailNoContainerNamed(name: string): string {
-  return "no container named \"" + name + "\"";
+  return "no container named \"" + echo(name) + "\"";
 }
 // @ts-ignore: decorator
 @lazy
 export const DETAIL_POD_HAS_NO_CONTAINERS = "pod has no containers";
 export function detailCommandOverride(container: string): string {
-  return "container \"" + container + "\" sets command; only args can be extended";
+  return "container \"" + echo(container) + "\" sets command; only args can be extended";
 }
 export function detailConnectionConfigMissing(ns: string, engine: string): string {
-  return "ConfigMap " + ns + "/" + engine + "-connection has no kv-transfer-config.json value";
+  return "ConfigMap " + echo(ns) + "/" + echo(engine) + "-connection has no kv-transfer-config.json value";
 }
 export function detailInvalidConnectionConfig(ns: string, engine: string): string {
-  return "kv-transfer-config.json of " + ns + "/" + engine + "-connection is not a JSON object";
+  return "kv-transfer-config.json of " + echo(ns) + "/" + echo(engine) + "-connection is not a JSON object";
 }
 export function detailInvalidEngineReference(ref: string): string {
-  return "\"" + ref + "\" is not a valid engine reference";
+  return "\"" + echo(ref) + "\" is not a valid engine reference";
 }
 export function detailInvalidPullSecret(name: string): string {
-  return "\"" + name + "\" is not a valid Secret name";
+  return "\"" + echo(name) + "\" is not a valid Secret name";
 }
 export function detailPayloadImageUnset(kind: string, ns: string, engine: string): string {
-  return kind + " " + ns + "/" + engine + " has no injection.payloadImage.repository";
+  return kind + " " + echo(ns) + "/" + echo(engine) + " has no injection.payloadImage.repository";
 }
 // @ts-ignore: decorator
 @lazy
@@ -83,10 +92,10 @@ export function detailPayloadImagePartInvalid(field: string): string {
 }
 /** `<what>` is `<kind or ConfigMap> <ns>/<name>`. */
 export function detailLookupDenied(what: string, ns: string, name: string): string {
-  return "lookup of " + what + " " + ns + "/" + name + " was denied; use settings.engines";
+  return "lookup of " + what + " " + echo(ns) + "/" + echo(name) + " was denied; use settings.engines";
 }
 export function detailLookupFailed(what: string, ns: string, name: string): string {
-  return "lookup of " + what + " " + ns + "/" + name + " failed";
+  return "lookup of " + what + " " + echo(ns) + "/" + echo(name) + " failed";
 }
 export function detailInvalidRequest(what: string): string {
   return "request could not be read: " + what;

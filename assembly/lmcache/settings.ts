@@ -6,6 +6,7 @@ import { i32ToDecimal } from "../util/decimal";
 import { JsonValue, parseJson } from "../json/index";
 import { dns1123LabelErrors, dns1123SubdomainErrors, isDns1123Label, isDns1123Subdomain } from "../validate/dns";
 import { isBlank } from "../validate/chars";
+import { joinBounded, shortenRendered } from "../validate/shorten";
 import { settingsInvalid, settingsValid } from "../kubewarden/response";
 import {
   checkPayloadRepository, isUsablePayloadTag, isValidCudagraph, isValidPullPolicy, RepositoryCheck,
@@ -71,7 +72,9 @@ class SettingsErrors {
 }
 
 function join(prefix: string, key: string): string {
-  return prefix.length == 0 ? key : prefix + "." + key;
+  // a key is echoed: shortened past 1 KiB like every echoed value
+  const shown = shortenRendered(key);
+  return prefix.length == 0 ? shown : prefix + "." + shown;
 }
 
 function reportUnknownFields(node: JsonValue, allowed: string[], prefix: string, errors: SettingsErrors): void {
@@ -144,7 +147,7 @@ export function splitEngineKey(key: string): EngineKey {
 }
 
 function validateEngineEntry(key: string, entry: JsonValue | null, flavor: InjectorFlavor, errors: SettingsErrors): void {
-  const path = SETTING_ENGINES + "[" + key + "]";
+  const path = SETTING_ENGINES + "[" + shortenRendered(key) + "]";
   validateEngineKey(key, path, flavor, errors);
   if (entry === null || !entry.isObject()) {
     errors.add(path, "must be an object");
@@ -245,7 +248,7 @@ function validatePullSecrets(secrets: JsonValue, path: string, errors: SettingsE
 }
 
 /** The whole `validate_settings` operation for an injector: `{"valid":true}` or
- *  `{"valid":false,"message":"<e1>; <e2>; …"}`. A payload that is not JSON is invalid too. */
+ *  `{"valid":false,"message":"<e1>; <e2>; …"}` (at most 100 problems, then `and N more`). A payload that is not JSON is invalid too. */
 export function validateInjectorSettingsPayload(payload: Uint8Array, flavor: InjectorFlavor): Uint8Array {
   const parsed = parseJson(payload);
   const settings = parsed.value;
@@ -253,7 +256,7 @@ export function validateInjectorSettingsPayload(payload: Uint8Array, flavor: Inj
   if (settings.isNull()) return settingsValid();
   const errors = validateInjectorSettings(settings, flavor);
   if (errors.length == 0) return settingsValid();
-  return settingsInvalid(errors.join("; "));
+  return settingsInvalid(joinBounded(errors, "; "));
 }
 
 // ---------------------------------------------------------------- reading (during validate)

@@ -3,7 +3,9 @@
 // (cachebackend-validator.md §3).
 import { i32ToDecimal, i64ToDecimal } from "../util/decimal";
 import { ValueCheck } from "./check";
-import { goQuote } from "./quote";
+import { goQuote, goQuoteShort } from "./quote";
+import { MAX_LISTED_BYTES, shortenRendered } from "./shorten";
+import { utf8Length } from "./chars";
 
 export enum FieldErrorType {
   Required = 0,
@@ -81,14 +83,15 @@ export function internalError(field: string, detail: string): FieldError {
   return new FieldError(FieldErrorType.Internal, field, "", "", detail, []);
 }
 
-/** Invalid with a string value, printed `%q`. */
+/** Invalid with a string value, printed `%q` (shortened past 1 KiB, shorten.ts). */
 export function invalidString(field: string, value: string, detail: string): FieldError {
-  return new FieldError(FieldErrorType.Invalid, field, goQuote(value), value, detail, []);
+  return new FieldError(FieldErrorType.Invalid, field, goQuoteShort(value), value, detail, []);
 }
 
-/** Invalid with a non-string value already rendered (number text, `true`, compact JSON). */
+/** Invalid with a non-string value already rendered (number text, `true`, compact JSON); the
+ *  printed form is shortened past 1 KiB, the UPDATE comparison keeps the whole text. */
 export function invalidRaw(field: string, renderedValue: string, detail: string): FieldError {
-  return new FieldError(FieldErrorType.Invalid, field, renderedValue, renderedValue, detail, []);
+  return new FieldError(FieldErrorType.Invalid, field, shortenRendered(renderedValue), renderedValue, detail, []);
 }
 
 /** Invalid for an absent/null value: Kubernetes prints `"null"`. */
@@ -106,12 +109,12 @@ export function invalidBool(field: string, value: bool, detail: string): FieldEr
 
 /** NotSupported with a string value (`%q`) and the supported list. */
 export function notSupportedString(field: string, value: string, supported: string[]): FieldError {
-  return new FieldError(FieldErrorType.NotSupported, field, goQuote(value), value, supportedValuesDetail(supported), supported);
+  return new FieldError(FieldErrorType.NotSupported, field, goQuoteShort(value), value, supportedValuesDetail(supported), supported);
 }
 
 /** NotSupported with a non-string value already rendered (e.g. `false`). */
 export function notSupportedRaw(field: string, renderedValue: string, supported: string[]): FieldError {
-  return new FieldError(FieldErrorType.NotSupported, field, renderedValue, renderedValue, supportedValuesDetail(supported), supported);
+  return new FieldError(FieldErrorType.NotSupported, field, shortenRendered(renderedValue), renderedValue, supportedValuesDetail(supported), supported);
 }
 
 /** Ordered collection of violations, in rule order. Past MAX_COLLECTED_ERRORS violations are
@@ -179,17 +182,24 @@ export class FieldErrorList {
   }
 
   /** The aggregate text: `e1` for one distinct error, `[e1, e2, …]` for several, `""` for none.
-   *  Past MAX_REPORTED_ERRORS distinct errors the list ends with `and N more` (N counts the
-   *  violations after the last one shown, duplicates included, without rendering them): an object with 200,000 bad list items must not take seconds and
-   *  megabytes to reject (the API server would time out the webhook instead). */
+   *  Past MAX_REPORTED_ERRORS distinct errors, or once the listed ones would pass
+   *  MAX_LISTED_BYTES (shorten.ts), the list ends with `and N more` (N counts the violations after
+   *  the last one shown, duplicates included, without rendering them): an object with 200,000 bad
+   *  list items must not take seconds and megabytes to reject (the API server would time out the
+   *  webhook instead), and the message stays within 64 KiB. */
   aggregateText(): string {
     const msgs = this.distinctMessages(MAX_REPORTED_ERRORS + 1);
     if (msgs.length == 0) return "";
     if (msgs.length == 1) return unchecked(msgs[0]);
-    if (msgs.length > MAX_REPORTED_ERRORS) {
-      const shown = msgs.slice(0, MAX_REPORTED_ERRORS);
-      const more = this.length - this.renderedCountFor(MAX_REPORTED_ERRORS);
-      return "[" + shown.join(", ") + ", and " + i32ToDecimal(more) + " more]";
+    let shown = min(msgs.length, MAX_REPORTED_ERRORS);
+    let bytes = 0;
+    for (let i = 0; i < shown; i++) {
+      bytes += utf8Length(unchecked(msgs[i])) + 2; // ", "
+      if (bytes > MAX_LISTED_BYTES && i > 0) { shown = i; break; }
+    }
+    if (shown < msgs.length) {
+      const more = this.length - this.renderedCountFor(shown);
+      return "[" + msgs.slice(0, shown).join(", ") + ", and " + i32ToDecimal(more) + " more]";
     }
     return "[" + msgs.join(", ") + "]";
   }
@@ -209,7 +219,7 @@ export class FieldErrorList {
 
   /** `<Kind>.<group> "<name>" is invalid: <aggregate>` (name printed `%q`). */
   invalidMessage(kind: string, group: string, name: string): string {
-    return qualifiedKind(kind, group) + " " + goQuote(name) + " is invalid: " + this.aggregateText();
+    return qualifiedKind(kind, group) + " " + goQuoteShort(name) + " is invalid: " + this.aggregateText();
   }
 }
 

@@ -10,5 +10,6 @@ export * from "./paths";
 export * from "./nfs";
 export * from "./numbers";
 export * from "./quote";
+export * from "./shorten";
 export * from "./fielderrors";
 export * from "./lists";

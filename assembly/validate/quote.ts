@@ -1,5 +1,6 @@
 // Go `%q` (strconv.Quote) rendering of a string, as Kubernetes field errors print string values.
 import { isHighSurrogate, isLowSurrogate } from "./chars";
+import { MAX_ECHOED_BYTES, shortenRenderedOfLength } from "./shorten";
 
 // @ts-ignore: decorator
 @lazy
@@ -107,4 +108,41 @@ export function goQuote(s: string): string {
   if (len > runStart) out.push(s.substring(runStart, len));
   out.push("\"");
   return out.join("");
+}
+
+/** UTF-8 bytes of `goQuote(s)`, counted without building it. */
+export function goQuotedLength(s: string): i32 {
+  const len = s.length;
+  let bytes = 2;
+  for (let i = 0; i < len; i++) {
+    const c = s.charCodeAt(i);
+    let r = c;
+    if (isHighSurrogate(c) && i + 1 < len && isLowSurrogate(s.charCodeAt(i + 1))) {
+      r = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(i + 1) - 0xdc00);
+      i++;
+    } else if (isHighSurrogate(c) || isLowSurrogate(c)) {
+      bytes += 3; // U+FFFD
+      continue;
+    }
+    if (r == 0x22 || r == 0x5c) bytes += 2;
+    else if (isGoPrintable(r)) bytes += r < 0x80 ? 1 : r < 0x800 ? 2 : r < 0x10000 ? 3 : 4;
+    else if (r == 0x07 || r == 0x08 || r == 0x0c || r == 0x0a || r == 0x0d || r == 0x09 || r == 0x0b) bytes += 2;
+    else bytes += r < 0x80 ? 4 : r < 0x10000 ? 6 : 10;
+  }
+  return bytes;
+}
+
+/** `goQuote(s)` shortened past MAX_ECHOED_BYTES (shorten.ts): the `%q` form of an echoed string.
+ *  Only the start that is shown is quoted, so a long value costs one counting pass. */
+export function goQuoteShort(s: string): string {
+  // every UTF-16 unit renders to at most 10 bytes: short strings need no counting
+  if (s.length * 10 + 2 <= MAX_ECHOED_BYTES) return goQuote(s);
+  const total = goQuotedLength(s);
+  if (total <= MAX_ECHOED_BYTES) return goQuote(s);
+  // each unit renders to at least one byte, so this many units cover the part that is shown
+  let end = min(s.length, MAX_ECHOED_BYTES);
+  if (end < s.length && isHighSurrogate(s.charCodeAt(end - 1))) end--; // keep a pair whole
+  const quoted = goQuote(s.substring(0, end));
+  // without the closing quote of the partial rendering (the full rendering continues there)
+  return shortenRenderedOfLength(quoted.substring(0, quoted.length - 1), total);
 }

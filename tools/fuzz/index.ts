@@ -47,6 +47,10 @@ function printTargetSummary(t: FuzzTargetReport): void {
   const outcomes = Object.entries(t.outcomes).map(([k, v]) => `${k} ${v}`).join(", ");
   process.stdout.write(`${t.name}: ${t.failures.length > 0 ? `FAILED (${t.failures.length})` : "ok"} — ${t.inputs} inputs in ${t.seconds} s; type-swap sweep ${t.sweep.done}/${t.sweep.total}; `
     + `idempotency re-evaluations ${t.idempotencyChecks}\n  outcomes: ${outcomes || "-"}\n  mutators: ${mutators || "-"}\n`);
+  if (t.slowest.length > 0) {
+    process.stdout.write(`  slowest ${t.slowest.length}:\n${t.slowest.map((x) =>
+      `    ${x.ms.toFixed(1)} ms  iteration ${x.iteration}  ${(x.inputBytes / 1024).toFixed(0)} KiB  ${x.operation}; ${x.mutator}: ${x.detail}`).join("\n")}\n`);
+  }
 }
 
 export function registerFuzz(program: Command): void {

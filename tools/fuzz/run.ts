@@ -70,7 +70,33 @@ export interface FuzzTargetReport {
   idempotencyChecks: number;
   /** the first failure (more with keepGoing, one per distinct kind) */
   failures: FuzzFailure[];
+  /** the slowest evaluations, slowest first (a shape that is slow but under the deadline shows
+   *  here before it fails) */
+  slowest: SlowInput[];
   error?: string;
+}
+
+/** One of a target's slowest inputs: enough to replay it (`--iteration`) and to see its shape. */
+export interface SlowInput {
+  iteration: number;
+  ms: number;
+  operation: string;
+  mutator: string;
+  detail: string;
+  inputBytes: number;
+}
+
+/** Slow inputs kept per target. */
+export const SLOWEST_KEPT = 10;
+
+/** Keeps the `SLOWEST_KEPT` slowest of the inputs offered, slowest first (a small sorted list:
+ *  most inputs are faster than the tenth and cost one comparison). */
+export function keepSlowest(list: SlowInput[], entry: SlowInput, keep: number = SLOWEST_KEPT): void {
+  if (list.length >= keep && entry.ms <= list[list.length - 1].ms) return;
+  let at = list.length;
+  while (at > 0 && list[at - 1].ms < entry.ms) at--;
+  list.splice(at, 0, entry);
+  if (list.length > keep) list.length = keep;
 }
 
 export interface FuzzReport { seed: number; targets: FuzzTargetReport[]; failures: FuzzFailure[] }
@@ -104,7 +130,7 @@ function loadTargets(opts: FuzzOptions, log: (line: string) => void): { targets:
   const targets: Target[] = [];
   const errors: FuzzTargetReport[] = [];
   const empty = (name: string, mutating: boolean, error: string): FuzzTargetReport =>
-    ({ name, mutating, seeds: 0, inputs: 0, seconds: 0, byMutator: {}, outcomes: {}, sweep: { done: 0, total: 0 }, idempotencyChecks: 0, failures: [], error });
+    ({ name, mutating, seeds: 0, inputs: 0, seconds: 0, byMutator: {}, outcomes: {}, sweep: { done: 0, total: 0 }, idempotencyChecks: 0, failures: [], slowest: [], error });
   if (opts.guests && opts.guests.length > 0) {
     for (const g of opts.guests) {
       const name = path.basename(g.wasm);
@@ -198,6 +224,7 @@ function evaluateOne(t: Target, p: Planned, i: number, opts: FuzzOptions, report
   const caseConfig = p.seed ? t.hostConfigs.get(p.seed) : undefined;
   const host = fuzzHostCalls(p.rng, t.pool, caseConfig);
   const call = timed(() => t.module.call(p.operation, p.mutation.payload, { hostCall: host.handler }));
+  keepSlowest(report.slowest, { iteration: i, ms: Math.round(call.ms * 10) / 10, operation: p.operation, mutator: p.mutation.mutator, detail: p.mutation.detail.slice(0, 200), inputBytes: p.mutation.payload.length });
   if (call.ms > opts.timeoutMs) return { kind: "timeout", message: `the evaluation took ${call.ms.toFixed(0)} ms (limit ${opts.timeoutMs} ms; policy-server rejects with code 500)` };
   if (p.operation === "validate_settings") {
     const v = checkValidateSettings(call.value);
@@ -250,7 +277,7 @@ export function runFuzz(opts: FuzzOptions): FuzzReport {
   for (const t of targets) {
     const report: FuzzTargetReport = {
       name: t.name, mutating: t.mutating, seeds: t.seeds.length, inputs: 0, seconds: 0, byMutator: {}, outcomes: {},
-      sweep: { done: 0, total: 0 }, idempotencyChecks: 0, failures: [],
+      sweep: { done: 0, total: 0 }, idempotencyChecks: 0, failures: [], slowest: [],
     };
     reports.push(report);
     const fixed = fixedInputs(t.seeds);

@@ -3,7 +3,7 @@
 // `<path>: Invalid value: <JSON value>: must be a …` in the error list and reads as Invalid, so the
 // rules that need it skip it. `null` reads as absent (Kubernetes "not set").
 import { JsonValue, Read, ReadState } from "../../../assembly/json/index";
-import { FieldError, FieldErrorList, goQuote, invalidRaw, FieldErrorType, isFloat64AJSONInteger } from "../../../assembly/validate/index";
+import { FieldError, FieldErrorList, goQuoteShort, invalidRaw, FieldErrorType, isFloat64AJSONInteger, shortenRendered } from "../../../assembly/validate/index";
 
 // @ts-ignore: decorator
 @lazy
@@ -28,9 +28,10 @@ const INT32_MIN: i64 = -2147483648;
 const INT32_MAX: i64 = 2147483647;
 
 /** JSON text without insignificant whitespace (V4: objects and lists print as compact JSON, and a
- *  pretty-printed request must not change the message or the UPDATE comparison). */
+ *  pretty-printed request must not change the message or the UPDATE comparison). Pieces are
+ *  joined once, so a long pretty-printed value costs one pass. */
 export function compactJsonText(text: string): string {
-  let out = "";
+  const pieces = new Array<string>();
   let runStart = 0;
   let inString = false;
   const n = text.length;
@@ -43,37 +44,34 @@ export function compactJsonText(text: string): string {
     }
     if (c == 0x22) { inString = true; continue; }
     if (c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d) {
-      if (i > runStart) out += text.substring(runStart, i);
+      if (i > runStart) pieces.push(text.substring(runStart, i));
       runStart = i + 1;
     }
   }
-  if (n > runStart) out += text.substring(runStart, n);
-  return out;
+  if (runStart == 0) return text;
+  if (n > runStart) pieces.push(text.substring(runStart, n));
+  return pieces.join("");
 }
 
 /** A value as a field error prints it: strings `%q`, everything else compact JSON text
- *  (numbers keep their JSON spelling). A string that cannot be decoded prints its JSON text. */
+ *  (numbers keep their JSON spelling), shortened past 1 KiB (assembly/validate/shorten.ts). A
+ *  string that cannot be decoded prints its JSON text. */
 export function renderJsonValue(v: JsonValue): string {
   if (v.isString()) {
     const s = v.asString();
-    if (s.ok) return goQuote(s.value);
+    if (s.ok) return goQuoteShort(s.value);
   }
-  return compactJsonText(v.rawText());
+  return shortenRendered(compactJsonText(v.rawText()));
 }
 
-/** The UPDATE comparison text of a value: the raw string for strings, otherwise the printed text. */
-function comparisonText(v: JsonValue): string {
+/** `<path>: Invalid value: <v>: <detail>` for a value of the wrong type or range. The UPDATE
+ *  comparison text is the raw string for strings, otherwise the whole compact text. */
+export function invalidJsonValue(path: string, v: JsonValue, detail: string): FieldError {
   if (v.isString()) {
     const s = v.asString();
-    if (s.ok) return s.value;
+    if (s.ok) return new FieldError(FieldErrorType.Invalid, path, goQuoteShort(s.value), s.value, detail, []);
   }
-  return compactJsonText(v.rawText());
-}
-
-/** `<path>: Invalid value: <v>: <detail>` for a value of the wrong type or range. */
-export function invalidJsonValue(path: string, v: JsonValue, detail: string): FieldError {
-  if (v.isString()) return new FieldError(FieldErrorType.Invalid, path, renderJsonValue(v), comparisonText(v), detail, []);
-  return invalidRaw(path, renderJsonValue(v), detail);
+  return invalidRaw(path, compactJsonText(v.rawText()), detail);
 }
 
 /** The member `key` of `parent` when it is present and not null; null otherwise. */

@@ -6,7 +6,7 @@ import {
   decodeValidationPayload, accept, reject, settingsValid, settingsInvalid, ValidationRequest,
 } from "../../../assembly/kubewarden/index";
 import {
-  FieldErrorList, introducedErrors, invalidString,
+  FieldErrorList, introducedErrors, invalidString, joinBounded, shortenRendered,
 } from "../../../assembly/validate/index";
 import {
   LMCACHE_ENGINE_KIND, CACHEBLEND_ENGINE_KIND, LMCACHE_ENGINE_GROUP, REJECTION_CODE, UNKNOWN_FIELD_DETAIL,
@@ -68,7 +68,8 @@ function objectName(object: JsonValue): string {
   return name.ok ? name.value : "";
 }
 
-/** No settings exist: every key is `<key>: unknown field`, all of them joined with `; `. */
+/** No settings exist: every key is `<key>: unknown field`, joined with `; ` (at most 100 of them,
+ *  then `and N more`; a key is shortened past 1 KiB). */
 export function validateSettings(payload: Uint8Array): Uint8Array {
   const parsed = parseJson(payload);
   const settings = parsed.value;
@@ -76,11 +77,14 @@ export function validateSettings(payload: Uint8Array): Uint8Array {
   if (settings.isNull()) return settingsValid();
   if (!settings.isObject()) return settingsInvalid("settings must be an object");
   const problems = new Array<string>();
+  const seen = new Set<string>();
   const n = settings.size();
   for (let i = 0; i < n; i++) {
-    const problem = settings.keyAt(i) + ": " + UNKNOWN_FIELD_DETAIL;
-    if (!problems.includes(problem)) problems.push(problem);
+    const key = settings.keyAt(i);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(shortenRendered(key) + ": " + UNKNOWN_FIELD_DETAIL);
   }
   if (problems.length == 0) return settingsValid();
-  return settingsInvalid(problems.join("; "));
+  return settingsInvalid(joinBounded(problems, "; "));
 }

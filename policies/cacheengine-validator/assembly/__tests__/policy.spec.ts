@@ -70,3 +70,66 @@ describe("validateSettings", () => {
     expect(bytesToString(validateSettings(bytes("{"))).startsWith('{"valid":false,"message":"settings are not valid JSON: ')).toBe(true);
   });
 });
+
+// Bounded output (issue 20): echoed values past 1 KiB of their `%q` form, at most 100 violations.
+function engineWithPullPolicy(pullPolicy: string): string {
+  return '{"metadata":{"name":"lm"},"spec":{"injection":{"payloadImage":{"repository":"reg/p","pullPolicy":"' + pullPolicy + '"}}}}';
+}
+
+function engineWithBadSecrets(count: i32): string {
+  const items = new Array<string>();
+  for (let i = 0; i < count; i++) items.push('{"name":"Bad' + i.toString() + '"}');
+  return '{"metadata":{"name":"lm"},"spec":{"injection":{"imagePullSecrets":[' + items.join(",") + "]}}}";
+}
+
+const HEAD = '{"accepted":false,"message":"LMCacheEngine.lmcache.lmcache.ai \\"lm\\" is invalid: ';
+const SUPPORTED = 'supported values: \\"Always\\", \\"Never\\", \\"IfNotPresent\\"';
+
+describe("bounded messages", () => {
+  it("an echoed value whose %q form is 1,024 bytes is printed whole", () => {
+    expect(run("LMCacheEngine", "CREATE", engineWithPullPolicy("a".repeat(1022)))).toBe(
+      HEAD + 'spec.injection.payloadImage.pullPolicy: Unsupported value: \\"' + "a".repeat(1022) + '\\": ' + SUPPORTED + '","code":422}');
+  });
+  it("one byte more: the start is kept and the rest counted", () => {
+    expect(run("LMCacheEngine", "CREATE", engineWithPullPolicy("a".repeat(1023)))).toBe(
+      HEAD + 'spec.injection.payloadImage.pullPolicy: Unsupported value: \\"' + "a".repeat(1023) + '... (1 more bytes): ' + SUPPORTED + '","code":422}');
+  });
+  it("a run of escapes is cut in its quoted form", () => {
+    // 600 backslashes quote to 1,202 bytes: 1 quote + 511.5 escapes shown, 178 bytes left out
+    expect(run("LMCacheEngine", "CREATE", engineWithPullPolicy("\\\\".repeat(600)))).toBe(
+      HEAD + 'spec.injection.payloadImage.pullPolicy: Unsupported value: \\"' + "\\\\\\\\".repeat(511) + '\\\\... (178 more bytes): ' + SUPPORTED + '","code":422}');
+  });
+  it("100 violations are all listed, the 101st is counted", () => {
+    const hundred = run("LMCacheEngine", "CREATE", engineWithBadSecrets(100));
+    expect(hundred.includes("imagePullSecrets[99].name")).toBe(true);
+    expect(hundred.includes(" more]")).toBe(false);
+    const more = run("LMCacheEngine", "CREATE", engineWithBadSecrets(101));
+    expect(more.includes("imagePullSecrets[99].name")).toBe(true);
+    expect(more.includes("imagePullSecrets[100].name")).toBe(false);
+    expect(more.endsWith(', and 1 more]","code":422}')).toBe(true);
+  });
+  it("the name in the message header is shortened like any echoed value", () => {
+    const r = run("LMCacheEngine", "CREATE", '{"metadata":{"name":"' + "n".repeat(2000) + '"},"spec":"x"}');
+    expect(r).toBe('{"accepted":false,"message":"LMCacheEngine.lmcache.lmcache.ai \\"' + "n".repeat(1023) +
+      '... (978 more bytes) is invalid: spec: Invalid value: \\"x\\": must be an object","code":422}');
+  });
+});
+
+function settingsWithKeys(count: i32, length: i32): string {
+  const keys = new Array<string>();
+  for (let i = 0; i < count; i++) keys.push('"' + "k".repeat(length - 1 - (i >= 10 ? 1 : 0)) + i.toString() + '":1');
+  return "{" + keys.join(",") + "}";
+}
+
+describe("bounded settings messages", () => {
+  it("100 unknown keys are listed, the 101st is counted", () => {
+    const hundred = bytesToString(validateSettings(bytes(settingsWithKeys(100, 3))));
+    expect(hundred.endsWith(' k99: unknown field"}')).toBe(true);
+    const more = bytesToString(validateSettings(bytes(settingsWithKeys(101, 3))));
+    expect(more.endsWith(' k99: unknown field; and 1 more"}')).toBe(true);
+  });
+  it("a key is echoed whole up to 1,024 bytes and shortened past it", () => {
+    expect(bytesToString(validateSettings(bytes('{"' + "k".repeat(1024) + '":1}')))).toBe('{"valid":false,"message":"' + "k".repeat(1024) + ': unknown field"}');
+    expect(bytesToString(validateSettings(bytes('{"' + "k".repeat(1025) + '":1}')))).toBe('{"valid":false,"message":"' + "k".repeat(1024) + '... (1 more bytes): unknown field"}');
+  });
+});

@@ -45,3 +45,34 @@ describe("responses (lmcache-injectors.md §8)", () => {
     expect(out.endsWith(",\"warnings\":[\"lmcache-injector: kv-transfer-config-present: container \\\"vllm\\\" already sets --kv-transfer-config; the engine connection config was not injected\"]}")).toBe(true);
   });
 });
+
+// Bounded output (issue 20): a value echoed in a skip warning keeps at most 1 KiB.
+function skipWarningFor(engineRef: string): string {
+  const out = run("{\"metadata\":{\"annotations\":{\"lmcache.ai/lmcache-engine\":\"" + engineRef + "\"}}}", new RecordedLookups());
+  const at = out.indexOf(",\"warnings\":[\"");
+  return at < 0 ? out : out.substring(at + 14, out.length - 3);
+}
+
+function containerSkipFor(name: string): string {
+  const out = run(POD_HEAD + ",\"lmcache.ai/lmcache-container\":\"" + name + "\"}},\"spec\":{\"containers\":[{\"name\":\"vllm\"}]}}",
+    new RecordedLookups().succeed("{}").succeed(CM_OK));
+  const at = out.indexOf(",\"warnings\":[\"");
+  return at < 0 ? out : out.substring(at + 14, out.length - 3);
+}
+
+describe("bounded skip warnings", () => {
+  it("an engine reference of 1,024 bytes is echoed whole", () => {
+    expect(skipWarningFor("A".repeat(1024))).toBe(
+      "lmcache-injector: injection skipped (invalid-engine-reference): \\\"" + "A".repeat(1024) + "\\\" is not a valid engine reference");
+  });
+  it("1,025 bytes: the start is kept and the rest counted", () => {
+    expect(skipWarningFor("A".repeat(1025))).toBe(
+      "lmcache-injector: injection skipped (invalid-engine-reference): \\\"" + "A".repeat(1024) + "... (1 more bytes)\\\" is not a valid engine reference");
+  });
+  it("a missing container's name is shortened on both sides of 1 KiB", () => {
+    expect(containerSkipFor("c".repeat(1024))).toBe(
+      "lmcache-injector: injection skipped (target-container-not-found): no container named \\\"" + "c".repeat(1024) + "\\\"");
+    expect(containerSkipFor("c".repeat(3000))).toBe(
+      "lmcache-injector: injection skipped (target-container-not-found): no container named \\\"" + "c".repeat(1024) + "... (1976 more bytes)\\\"");
+  });
+});

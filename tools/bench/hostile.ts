@@ -1,0 +1,304 @@
+// The hostile-input suite of the benchmark (issue 20): for every policy, requests of about 1.5 MiB
+// whose shape is built to be expensive — long strings of escapes or control characters echoed in a
+// message, objects with 100,000+ keys, lists with 50,000+ items, tens of thousands of violations,
+// long annotation values the policy parses. Each is generated here (never stored) from one of the
+// policy's own test_data requests, evaluated on a fresh instance per call (as policy-server does),
+// and timed interleaved with a no-logic guest that reads the same bytes and answers. The ratio of
+// the medians is the policy's cost over merely receiving the request.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { PolicyModule } from "../host/guest";
+import { compileTestGuest } from "./guests";
+import { measureInterleaved, Stats } from "./measure";
+import { discoverPolicies, POLICIES_DIR } from "./policies";
+
+/** Every hostile request is grown to at least this size (the issue's 1.5 MiB). */
+export const HOSTILE_REQUEST_BYTES = 1.5 * 1024 * 1024;
+
+/** The issue's budgets: cost over the no-logic guest, linear memory, and what a policy says back. */
+export const HOSTILE_TARGETS = {
+  ratio: 10,
+  memoryBytes: 64 * 1024 * 1024,
+  /** message + warnings + audit annotation values of one response */
+  outputBytes: 64 * 1024,
+} as const;
+
+/**
+ * Shapes that still cost more than the budget (docs/benchmarks.md "Hostile inputs" has their
+ * ratios and what they are made of). The CI test (tests/hostile.test.ts) holds every other shape
+ * to a looser ratio and all of them to the output budget; these are kept in the benchmark so the
+ * miss stays visible.
+ */
+export const KNOWN_OVER_BUDGET: readonly string[] = [
+  "cacheengine-validator/many-violations", "cacheengine-validator/many-violations-update", "cacheengine-validator/long-valid-list",
+  "lmcache-injector/env-50k", "lmcache-injector/args-50k", "lmcache-injector/containers-50k-target-last", "lmcache-injector/volumes-50k",
+  "lmcache-injector/pod-pull-secrets-50k", "lmcache-injector/pull-secrets-annotation-150k", "lmcache-injector/bad-engine-reference",
+  "lmcache-injector/unknown-container-name",
+];
+
+export interface HostileShape {
+  policy: string;
+  name: string;
+  description: string;
+  payload: Buffer;
+}
+
+export interface HostileResult {
+  policy: string;
+  shape: string;
+  description: string;
+  payloadBytes: number;
+  /** accepted / rejected / mutated, from the policy's answer */
+  outcome: string;
+  /** bytes of message + warnings + audit annotation values */
+  outputBytes: number;
+  fresh?: Stats;
+  reference?: Stats;
+  /** median over median (the issue's measure) */
+  ratio?: number;
+  /** fastest over fastest, in wall time */
+  minRatio?: number;
+  /** fastest over fastest in process CPU time: what other processes on the machine do does not
+   *  count, so this is the CI test's measure */
+  cpuRatio?: number;
+  memoryBytes?: number;
+  error?: string;
+}
+
+export interface HostileReport {
+  referenceWasmBytes: number;
+  results: HostileResult[];
+}
+
+type Json = Record<string, unknown>;
+
+function readJson(file: string): Json {
+  return JSON.parse(fs.readFileSync(file, "utf8")) as Json;
+}
+
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+/**
+ * The smallest `n` (doubling, then bisecting) for which `make(n)` is at least `target` bytes, so
+ * every shape lands just above the target whatever its per-item size.
+ */
+export function growTo(make: (n: number) => Buffer, target: number): Buffer {
+  let hi = 1;
+  while (make(hi).length < target) hi *= 2;
+  let lo = Math.floor(hi / 2);
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (make(mid).length < target) lo = mid; else hi = mid;
+  }
+  return make(hi);
+}
+
+function payloadOf(request: Json, settings: Json): Buffer {
+  return Buffer.from(JSON.stringify({ request, settings }), "utf8");
+}
+
+type Mutator = (request: Json, n: number) => void;
+
+function shape(policy: string, name: string, description: string, base: Json, settings: Json, mutate: Mutator, target: number): HostileShape {
+  const payload = growTo((n) => {
+    const request = clone(base);
+    mutate(request, n);
+    return payloadOf(request, settings);
+  }, target);
+  return { policy, name, description, payload };
+}
+
+// small accessors over the parsed test_data requests (shapes are known: these are our fixtures)
+const obj = (v: unknown): Json => v as Json;
+const objectOf = (r: Json): Json => obj(r.object);
+const specOf = (r: Json): Json => obj(objectOf(r).spec);
+const injectionOf = (r: Json): Json => obj(specOf(r).injection);
+const imageOf = (r: Json): Json => obj(injectionOf(r).payloadImage);
+const annotationsOf = (r: Json): Json => obj(obj(objectOf(r).metadata).annotations);
+const containersOf = (r: Json): Json[] => specOf(r).containers as Json[];
+const range = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
+
+function cacheengineShapes(target: number): HostileShape[] {
+  const dir = path.join(POLICIES_DIR, "cacheengine-validator", "test_data");
+  const base = readJson(path.join(dir, "request_cb-base.json"));
+  const p = "cacheengine-validator";
+  const s = (name: string, description: string, mutate: Mutator, from: Json = base): HostileShape =>
+    shape(p, name, description, from, {}, mutate, target);
+  return [
+    s("backslash-pull-policy", "payloadImage.pullPolicy is a run of backslashes (echoed, each one escaped)",
+      (r, n) => { imageOf(r).pullPolicy = "\\".repeat(n); }),
+    s("control-char-pull-policy", "payloadImage.pullPolicy is a run of U+0001 (echoed as \\x01)",
+      (r, n) => { imageOf(r).pullPolicy = "\u0001".repeat(n); }),
+    s("quoted-name-and-tag", "metadata.name is a run of quotes and the tag a run of tabs (both echoed)",
+      (r, n) => { obj(objectOf(r).metadata).name = "\"".repeat(n); imageOf(r).tag = "\t".repeat(n); }),
+    s("many-violations", "imagePullSecrets holds tens of thousands of names that are not DNS-1123 subdomains",
+      (r, n) => { injectionOf(r).imagePullSecrets = range(n, (i) => ({ name: `Bad_${i}` })); }),
+    s("many-violations-update", "UPDATE: old and new engines both carry tens of thousands of bad pull secret names, differently ordered",
+      (r, n) => {
+        r.operation = "UPDATE";
+        injectionOf(r).imagePullSecrets = range(n, (i) => ({ name: `Bad_${i}` }));
+        const old = clone(objectOf(r));
+        obj(obj(old.spec).injection).imagePullSecrets = range(n, (i) => ({ name: `Bad_${n - i}` }));
+        r.oldObject = old;
+      }),
+    s("long-valid-list", "imagePullSecrets holds 50,000+ valid names",
+      (r, n) => { injectionOf(r).imagePullSecrets = range(n, (i) => ({ name: `pull-secret-${i}` })); }),
+    s("wide-payload-image", "payloadImage has 100,000+ unknown keys beside the ones the rules read",
+      (r, n) => { const image = imageOf(r); for (let i = 0; i < n; i++) image[`k${i}`] = i; }),
+    s("wide-labels", "metadata.labels has 100,000+ keys",
+      (r, n) => { const labels = obj(obj(objectOf(r).metadata).labels); for (let i = 0; i < n; i++) labels[`l${i}`] = "v"; }),
+    s("long-groups", "userInfo.groups has 80,000+ items",
+      (r, n) => { obj(r.userInfo).groups = range(n, (i) => `group-${i}`); }),
+  ];
+}
+
+function lmcacheShapes(target: number): HostileShape[] {
+  const dir = path.join(POLICIES_DIR, "lmcache-injector", "test_data");
+  const base = readJson(path.join(dir, "request_settings-engine-staging.json"));
+  const settings = readJson(path.join(dir, "settings_engine-cb-inline-staging.json"));
+  const p = "lmcache-injector";
+  const s = (name: string, description: string, mutate: Mutator): HostileShape =>
+    shape(p, name, description, base, settings, mutate, target);
+  const vllm = (r: Json): Json => containersOf(r)[1];
+  return [
+    s("env-50k", "the target container has 50,000+ env entries",
+      (r, n) => { vllm(r).env = range(n, (i) => ({ name: `E_${i}`, value: "v" })); }),
+    s("args-50k", "the target container has 50,000+ args",
+      (r, n) => { vllm(r).args = range(n, (i) => `--a${i}`); }),
+    s("annotations-130k", "the pod has 130,000+ annotations",
+      (r, n) => { const a = annotationsOf(r); for (let i = 0; i < n; i++) a[`example.com/a${i}`] = "v"; }),
+    s("containers-50k-target-last", "50,000+ containers, the target last",
+      (r, n) => {
+        const target = vllm(r);
+        specOf(r).containers = [...range(n, (i) => ({ name: `c${i}`, image: "busybox" })), target];
+      }),
+    s("volumes-50k", "50,000+ volumes (staging adds one)",
+      (r, n) => { specOf(r).volumes = range(n, (i) => ({ name: `v${i}`, emptyDir: {} })); }),
+    s("pod-pull-secrets-50k", "50,000+ pod imagePullSecrets (staging merges its own)",
+      (r, n) => { specOf(r).imagePullSecrets = range(n, (i) => ({ name: `s${i}` })); }),
+    s("pull-secrets-annotation-150k", "the pull-secrets annotation lists 150,000+ names",
+      (r, n) => { annotationsOf(r)["lmcache.ai/lmcache-image-pull-secrets"] = range(n, (i) => `s${i}`).join(","); }),
+    s("bad-pull-secrets-annotation", "the pull-secrets annotation is one long invalid name of control characters (echoed in the skip warning)",
+      (r, n) => { annotationsOf(r)["lmcache.ai/lmcache-image-pull-secrets"] = "\u0001".repeat(n); }),
+    s("bad-engine-reference", "the engine annotation is a long run of backslashes (echoed in the skip warning)",
+      (r, n) => { annotationsOf(r)["lmcache.ai/lmcache-engine"] = "\\".repeat(n); }),
+    s("unknown-container-name", "the container annotation names a missing container with a long run of quotes (echoed)",
+      (r, n) => { annotationsOf(r)["lmcache.ai/lmcache-container"] = "\"".repeat(n); }),
+    s("long-groups", "userInfo.groups has 80,000+ items",
+      (r, n) => { obj(r.userInfo).groups = range(n, (i) => `group-${i}`); }),
+  ];
+}
+
+/** Every hostile shape of `policy` (an empty list for a policy the suite does not know yet). */
+export function hostileShapes(policy: string, target = HOSTILE_REQUEST_BYTES): HostileShape[] {
+  if (policy === "cacheengine-validator") return cacheengineShapes(target);
+  if (policy === "lmcache-injector") return lmcacheShapes(target);
+  return [];
+}
+
+/** Bytes of what the policy says back to the user: message, warnings, audit annotation values. */
+export function outputBytesOf(response: Json): number {
+  let n = 0;
+  if (typeof response.message === "string") n += Buffer.byteLength(response.message);
+  if (Array.isArray(response.warnings)) for (const w of response.warnings) if (typeof w === "string") n += Buffer.byteLength(w);
+  const audit = response.audit_annotations;
+  if (audit !== null && typeof audit === "object") {
+    for (const [k, v] of Object.entries(audit as Json)) n += Buffer.byteLength(k) + (typeof v === "string" ? Buffer.byteLength(v) : 0);
+  }
+  return n;
+}
+
+function outcomeOf(response: Json): string {
+  if (response.accepted !== true) return "rejected";
+  return response.mutated_object !== undefined && response.mutated_object !== null ? "mutated" : "accepted";
+}
+
+export interface HostileOptions {
+  policies?: string[];
+  /** only shapes whose name contains one of these */
+  shapes?: string[];
+  /** timed fresh evaluations per contender (default 7) */
+  iterations?: number;
+  target?: number;
+  /** time only the shapes this accepts (the others are evaluated once, for outcome, output and memory) */
+  timed?: (shape: HostileShape) => boolean;
+  log?: (line: string) => void;
+}
+
+/** The least process CPU time (user + system, µs) one call of each function took, over
+ *  `iterations` interleaved rounds. */
+function fastestCpuUs(fns: (() => unknown)[], iterations: number): number[] {
+  const best = fns.map(() => Infinity);
+  for (let k = 0; k < iterations; k++) {
+    fns.forEach((fn, i) => {
+      const t0 = process.cpuUsage();
+      fn();
+      const d = process.cpuUsage(t0);
+      best[i] = Math.min(best[i], d.user + d.system);
+    });
+  }
+  return best;
+}
+
+/** Runs the hostile suite over every built policy (or `policies`). */
+export function runHostile(opts: HostileOptions = {}): HostileReport {
+  const log = opts.log ?? (() => {});
+  const iterations = Math.max(1, opts.iterations ?? 7);
+  const referenceWasm = compileTestGuest("noop-validate", { log });
+  const reference = PolicyModule.fromFile(referenceWasm);
+  const results: HostileResult[] = [];
+  for (const p of discoverPolicies(opts.policies ?? []).targets) {
+    const module = PolicyModule.fromFile(p.wasm);
+    for (const sh of hostileShapes(p.name, opts.target)) {
+      if (opts.shapes && !opts.shapes.some((n) => sh.name.includes(n))) continue;
+      const r: HostileResult = { policy: p.name, shape: sh.name, description: sh.description, payloadBytes: sh.payload.length, outcome: "-", outputBytes: 0 };
+      results.push(r);
+      const first = module.call("validate", sh.payload);
+      if (!first.ok || !first.response) {
+        r.error = first.trapped ? `trap: ${first.trap}` : `guest error: ${first.error}`;
+        log(`  ${p.name} ${sh.name}: ${r.error}`);
+        continue;
+      }
+      const response = JSON.parse(first.response.toString("utf8")) as Json;
+      r.outcome = outcomeOf(response);
+      r.outputBytes = outputBytesOf(response);
+      let memoryBytes = first.memoryBytes;
+      if (opts.timed && !opts.timed(sh)) {
+        r.memoryBytes = memoryBytes;
+        log(`  ${p.name} ${sh.name}: ${r.outcome}; ${(first.elapsedMs ?? 0).toFixed(1)} ms once (not timed); ${(memoryBytes / 1048576).toFixed(1)} MiB; says ${r.outputBytes} B`);
+        continue;
+      }
+      const m = measureInterleaved({
+        policy: () => { memoryBytes = Math.max(memoryBytes, module.call("validate", sh.payload).memoryBytes); },
+        reference: () => { reference.call("validate", sh.payload); },
+      }, { iterations, warmup: 1, block: 1 });
+      const cpu = fastestCpuUs([() => module.call("validate", sh.payload), () => reference.call("validate", sh.payload)], iterations);
+      r.cpuRatio = Math.round((cpu[0] / Math.max(1, cpu[1])) * 10) / 10;
+      Object.assign(r, { fresh: m.policy, reference: m.reference, ratio: Math.round((m.policy.medianUs / m.reference.medianUs) * 10) / 10,
+        minRatio: Math.round((m.policy.minUs / m.reference.minUs) * 10) / 10, memoryBytes });
+      log(`  ${p.name} ${sh.name}: ${(sh.payload.length / 1048576).toFixed(2)} MiB ${r.outcome}; ${(m.policy.medianUs / 1000).toFixed(1)} ms vs ${(m.reference.medianUs / 1000).toFixed(1)} ms = ${r.ratio}x (fastest ${r.minRatio}x, cpu ${r.cpuRatio}x); ${(memoryBytes / 1048576).toFixed(1)} MiB; says ${r.outputBytes} B`);
+    }
+  }
+  return { referenceWasmBytes: fs.statSync(referenceWasm).size, results };
+}
+
+/** Whether a result is within every budget of the issue (a failed evaluation is not). */
+export function withinBudget(r: HostileResult, ratioLimit: number = HOSTILE_TARGETS.ratio): boolean {
+  return r.error === undefined && r.ratio !== undefined && r.ratio <= ratioLimit &&
+    (r.memoryBytes ?? Infinity) <= HOSTILE_TARGETS.memoryBytes && r.outputBytes <= HOSTILE_TARGETS.outputBytes;
+}
+
+/** The markdown table of the suite (benchmark report and docs). */
+export function renderHostileMarkdown(report: HostileReport): string {
+  const lines = [
+    `No-logic reference guest: ${report.referenceWasmBytes} B; ratio = median fresh evaluation of the policy / of the reference on the same bytes (budget ≤ ${HOSTILE_TARGETS.ratio}×, ≤ ${HOSTILE_TARGETS.memoryBytes / 1048576} MiB, output ≤ ${HOSTILE_TARGETS.outputBytes / 1024} KiB).`,
+    "",
+    "| Policy | Shape | Request | Outcome | Policy | Reference | Ratio | Fastest | CPU | Memory | Output | |",
+    "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
+  ];
+  for (const r of report.results) {
+    const ms = (s?: Stats) => (s ? `${(s.medianUs / 1000).toFixed(1)} ms` : "-");
+    lines.push(`| ${r.policy} | ${r.shape} | ${(r.payloadBytes / 1048576).toFixed(2)} MiB | ${r.error ?? r.outcome} | ${ms(r.fresh)} | ${ms(r.reference)} | ${r.ratio !== undefined ? `${r.ratio}×` : "-"} | ${r.minRatio !== undefined ? `${r.minRatio}×` : "-"} | ${r.cpuRatio !== undefined ? `${r.cpuRatio}×` : "-"} | ${r.memoryBytes !== undefined ? `${(r.memoryBytes / 1048576).toFixed(1)} MiB` : "-"} | ${r.outputBytes} B | ${withinBudget(r) ? "PASS" : "MISS"} |`);
+  }
+  return lines.join("\n") + "\n";
+}
