@@ -177,6 +177,28 @@ describe("UPDATE introduced-errors filter (§3.3)", () => {
     newErrs.add(required("a", "b"));
     expect(introducedErrors(newErrs, new FieldErrorList()).length).toBe(1);
   });
+  it("gives the same answer compared pairwise (old x new <= 4,096) and through tuple keys (above)", () => {
+    // 64 x 64 is compared in place, 64 x 65 through the key set; both keep exactly the changed,
+    // retyped and added errors, in order
+    const sizes: i32[] = [64, 65];
+    for (let k = 0; k < sizes.length; k++) {
+      const oldErrs = new FieldErrorList();
+      for (let i = 0; i < 64; i++) oldErrs.add(invalidInt("spec.f" + i.toString(), 1, "d"));
+      const newErrs = new FieldErrorList();
+      for (let i = 0; i < sizes[k]; i++) {
+        if (i == 3) newErrs.add(invalidInt("spec.f3", 2, "d"));
+        else if (i == 5) newErrs.add(invalidInt("spec.f5", 1, "other"));
+        else if (i == 7) newErrs.add(required("spec.f7", "d"));
+        else newErrs.add(invalidInt("spec.f" + i.toString(), 1, "d"));
+      }
+      const d = introducedErrors(newErrs, oldErrs);
+      expect(d.length).toBe(sizes[k] == 64 ? 3 : 4);
+      expect(d.items[0].render()).toBe("spec.f3: Invalid value: 2: d");
+      expect(d.items[1].render()).toBe("spec.f5: Invalid value: 1: other");
+      expect(d.items[2].field).toBe("spec.f7");
+      if (sizes[k] == 65) expect(d.items[3].field).toBe("spec.f64");
+    }
+  });
 });
 
 describe("field path helpers", () => {

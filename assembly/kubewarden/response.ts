@@ -100,9 +100,14 @@ export class ValidationResponse {
   }
 
   toBytes(): Uint8Array {
-    // a mutated object's source span is a good size hint (edits are small): one buffer, no regrowth
+    // one buffer, no regrowth (a regrown buffer leaves its first one behind on the pages a fresh
+    // instance writes): a mutated object's source span (edits are small), the message with room
+    // for its escapes, and a fixed allowance for the rest
     const object = this.mutatedObject;
-    const sink = new ByteSink(object !== null && object._bytes !== null ? object._outerEnd - object._outerStart + 1024 : 256);
+    const message = this.message;
+    let hint = object !== null && object._bytes !== null ? object._outerEnd - object._outerStart + 1024 : 256;
+    if (message !== null) hint += message.length + (message.length >> 2);
+    const sink = new ByteSink(hint);
     this.writeTo(sink);
     return sink.bytes();
   }

@@ -237,16 +237,36 @@ export function qualifiedKind(kind: string, group: string): string {
  *  not occur in `oldErrs`, in order. */
 export function introducedErrors(newErrs: FieldErrorList, oldErrs: FieldErrorList): FieldErrorList {
   const out = new FieldErrorList();
-  const oldKeys = new Set<string>();
-  for (let i = 0; i < oldErrs.items.length; i++) oldKeys.add(tupleKey(unchecked(oldErrs.items[i])));
-  for (let i = 0; i < newErrs.items.length; i++) {
-    const e = unchecked(newErrs.items[i]);
-    if (!oldKeys.has(tupleKey(e))) out.add(e);
+  const olds = oldErrs.items;
+  const news = newErrs.items;
+  if (olds.length * news.length <= DIRECT_COMPARISONS) {
+    // the usual UPDATE: a few errors on each side, compared in place (no key strings built)
+    for (let i = 0; i < news.length; i++) {
+      const e = unchecked(news[i]);
+      let seen = false;
+      for (let j = 0; j < olds.length && !seen; j++) seen = sameTuple(e, unchecked(olds[j]));
+      if (!seen) out.add(e);
+    }
+  } else {
+    const oldKeys = new Set<string>();
+    for (let i = 0; i < olds.length; i++) oldKeys.add(tupleKey(unchecked(olds[i])));
+    for (let i = 0; i < news.length; i++) {
+      const e = unchecked(news[i]);
+      if (!oldKeys.has(tupleKey(e))) out.add(e);
+    }
   }
   // violations past the collection limit were never built, so they cannot be compared: a new
   // object with more of them than the old one is treated as introducing the difference
   if (newErrs.omitted > oldErrs.omitted) out.omitted += newErrs.omitted - oldErrs.omitted;
   return out;
+}
+
+/** Old x new errors compared pairwise before the filter switches to a set of tuple keys. */
+const DIRECT_COMPARISONS: i32 = 4096;
+
+/** whether two errors have the same UPDATE tuple (type, field, value text, detail) */
+function sameTuple(a: FieldError, b: FieldError): bool {
+  return a.type == b.type && a.field == b.field && a.rawValue == b.rawValue && a.detail == b.detail;
 }
 
 /** Unambiguous text key of the UPDATE tuple (lengths prefix each part). */
