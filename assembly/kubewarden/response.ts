@@ -101,12 +101,13 @@ export class ValidationResponse {
 
   toBytes(): Uint8Array {
     // one buffer, no regrowth (a regrown buffer leaves its first one behind on the pages a fresh
-    // instance writes): a mutated object's source span (edits are small), the message with room
-    // for its escapes, and a fixed allowance for the rest
+    // instance writes): a mutated object's source span (edits are small), the message with the
+    // worst-case room writeJsonString reserves (6 bytes a unit; the unused tail is never touched),
+    // and a fixed allowance for the rest
     const object = this.mutatedObject;
     const message = this.message;
     let hint = object !== null && object._bytes !== null ? object._outerEnd - object._outerStart + 1024 : 256;
-    if (message !== null) hint += message.length + (message.length >> 2);
+    if (message !== null) hint += message.length * 6 + 2;
     const sink = new ByteSink(hint);
     this.writeTo(sink);
     return sink.bytes();

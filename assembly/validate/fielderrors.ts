@@ -2,6 +2,7 @@
 // aggregation into the 422 message, and the UPDATE "only newly introduced errors" filter
 // (cachebackend-validator.md §3).
 import { i32ToDecimal, i64ToDecimal } from "../util/decimal";
+import { concat } from "../util/text";
 import { ValueCheck } from "./check";
 import { goQuote, goQuoteShort } from "./quote";
 import { MAX_LISTED_BYTES, shortenRendered } from "./shorten";
@@ -45,15 +46,16 @@ export class FieldError {
 
   /** `ErrorBody()`: type text, then the value for I/NS, then `: <detail>` when non-empty. */
   body(): string {
-    let s = this.typeText();
-    if (this.hasValue()) s += ": " + this.renderedValue;
-    if (this.detail.length > 0) s += ": " + this.detail;
-    return s;
+    const value = this.hasValue();
+    const detail = this.detail.length > 0;
+    return concat(this.typeText(), value ? ": " : "", value ? this.renderedValue : "", detail ? ": " : "", this.detail);
   }
 
   /** `<field>: <body>`. */
   render(): string {
-    return this.field + ": " + this.body();
+    const value = this.hasValue();
+    const detail = this.detail.length > 0;
+    return concat(this.field, ": ", this.typeText(), value ? ": " : "", value ? this.renderedValue : "", detail ? ": " : "", this.detail);
   }
 
   /** Same `(type, field, value text, detail)` tuple (the UPDATE comparison key). */
@@ -219,7 +221,7 @@ export class FieldErrorList {
 
   /** `<Kind>.<group> "<name>" is invalid: <aggregate>` (name printed `%q`). */
   invalidMessage(kind: string, group: string, name: string): string {
-    return qualifiedKind(kind, group) + " " + goQuoteShort(name) + " is invalid: " + this.aggregateText();
+    return concat(kind, group.length == 0 ? "" : ".", group, " ", goQuoteShort(name), " is invalid: ", this.aggregateText());
   }
 }
 
@@ -244,7 +246,7 @@ export function introducedErrors(newErrs: FieldErrorList, oldErrs: FieldErrorLis
     for (let i = 0; i < news.length; i++) {
       const e = unchecked(news[i]);
       let seen = false;
-      for (let j = 0; j < olds.length && !seen; j++) seen = sameTuple(e, unchecked(olds[j]));
+      for (let j = 0; j < olds.length && !seen; j++) seen = e.sameTuple(unchecked(olds[j]));
       if (!seen) out.add(e);
     }
   } else {
@@ -263,11 +265,6 @@ export function introducedErrors(newErrs: FieldErrorList, oldErrs: FieldErrorLis
 
 /** Old x new errors compared pairwise before the filter switches to a set of tuple keys. */
 const DIRECT_COMPARISONS: i32 = 4096;
-
-/** whether two errors have the same UPDATE tuple (type, field, value text, detail) */
-function sameTuple(a: FieldError, b: FieldError): bool {
-  return a.type == b.type && a.field == b.field && a.rawValue == b.rawValue && a.detail == b.detail;
-}
 
 /** Unambiguous text key of the UPDATE tuple (lengths prefix each part). */
 function tupleKey(e: FieldError): string {
