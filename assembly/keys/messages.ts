@@ -1,5 +1,5 @@
-// Message formats shared across policies (README "Cross-policy conventions",
-// lmcache-injectors.md §8, cacheengine-validator.md §3).
+// Message formats shared across policies (docs/policies/lmcache-injector.md#responses,
+// docs/policies/cacheengine-validator.md#rules).
 
 /** Audit annotation key for every injector skip (the API server prefixes the webhook name). */
 // @ts-ignore: decorator
@@ -40,7 +40,7 @@ export function kvTransferConfigPresentWarning(policy: string, container: string
 @lazy
 export const UNKNOWN_FIELD_DETAIL = "unknown field";
 
-// Normative skip details of lmcache-injectors.md §8.1 (`<ns>/<n>` = resolved engine).
+// Skip details (docs/policies/lmcache-injector.md#skip-response; `<ns>/<n>` = resolved engine).
 
 export function detailConfigMapNotFound(ns: string, engine: string): string {
   return "ConfigMap " + ns + "/" + engine + "-connection not found";

@@ -1,6 +1,6 @@
 // A fake cluster for host capabilities: a YAML list (or multi-document stream, or a `kind: List`)
 // of Kubernetes objects answering get_resource / list_resources_* the way policy-evaluator's kube
-// client does, including its not-found text (contract §4.3).
+// client does, including its not-found text (docs/wasm-contract.md#host-errors).
 import * as fs from "node:fs";
 import * as yaml from "js-yaml";
 

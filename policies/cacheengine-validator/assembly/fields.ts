@@ -1,5 +1,5 @@
-// Typed reads of engine fields with V3 type errors (cachebackend-validator.md §9.1 / V4, as
-// cacheengine-validator.md §5 applies them): a member of the wrong JSON type becomes
+// Typed reads of engine fields with V3 type errors, values printed as V4 says
+// (docs/policies/cacheengine-validator.md#malformed-input): a member of the wrong JSON type becomes
 // `<path>: Invalid value: <JSON value>: must be a …` in the error list and reads as Invalid, so the
 // rules that need it skip it. `null` reads as absent (Kubernetes "not set").
 import { JsonValue, Read, ReadState } from "../../../assembly/json/index";
