@@ -29,7 +29,7 @@ bench:
 fuzz:
 	$(CLI) fuzz
 
-## check-wasm: re-run the structural gates on the modules currently in policies/ (contract §12 items 1-5)
+## check-wasm: re-run the structural gates on the modules currently in policies/ (docs/wasm-contract.md#structural-gates)
 check-wasm:
 	@if [ -z "$(strip $(POLICY_WASM) $(ANNOTATED_WASM))" ]; then echo "check-wasm: no built modules under policies/ (run make build)"; fi
 	$(if $(strip $(POLICY_WASM)),$(CLI) check --unannotated $(POLICY_WASM))

@@ -1,6 +1,6 @@
-// The annotator (toolchain §3.4, contract §7): section byte layout, kwctl's canonical key order and
-// defaults, usage from README, refusal of annotated modules, metadata.yml validation messages, and
-// an annotated module that behaves exactly like the original.
+// The annotator (docs/wasm-contract.md#annotator): section byte layout, kwctl's canonical key order
+// and defaults, usage from README, refusal of annotated modules, metadata.yml validation messages,
+// and an annotated module that behaves exactly like the original.
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -169,7 +169,7 @@ describe("annotator: section", () => {
   });
 });
 
-describe("annotator: metadata.yml validation (§7.3 schema + §7.4 rules)", () => {
+describe("annotator: metadata.yml validation (schema + kwctl's rules)", () => {
   const rules = "rules:\n  - apiGroups: ['']\n    apiVersions: [v1]\n    resources: [pods]\n    operations: [CREATE]\n";
 
   test("missing rules", () => {
@@ -240,7 +240,7 @@ describe("annotator: metadata.yml validation (§7.3 schema + §7.4 rules)", () =
     assert.deepEqual(resourcesProblems(["pods", ""]), ["empty resource is not allowed"]);
   });
 
-  test("artifacthub fields (§9) are warnings, not errors", () => {
+  test("artifacthub fields are warnings, not errors", () => {
     assert.deepEqual(artifacthubWarnings({ rules: [], mutating: false }), [
       "annotations.io.kubewarden.policy.version is missing (artifacthub version)",
       "annotations.io.kubewarden.policy.title is missing (artifacthub name)",
@@ -261,7 +261,7 @@ describe("annotator: metadata.yml validation (§7.3 schema + §7.4 rules)", () =
     assert.deepEqual(annotate({ rules: [], mutating: false, annotations }).metadata.annotations?.["io.kubewarden.policy.url"], "github.com/x");
   });
 
-  test("the cachewarden policies' rules (§7.5) are valid", () => {
+  test("the cachewarden policies' rules are valid", () => {
     const injector = { protocolVersion: "v1", rules: [RULE], mutating: true, backgroundAudit: false, contextAwareResources: [{ apiVersion: "v1", kind: "ConfigMap" }], hostCapabilities: ["kubernetes/get_resource"] };
     const validator = { protocolVersion: "v1", rules: [{ apiGroups: ["lmcache.lmcache.ai"], apiVersions: ["v1alpha1"], resources: ["lmcacheengines", "cacheblendengines"], operations: ["CREATE", "UPDATE"] }], mutating: false };
     assert.deepEqual(metadataProblems(injector, { requireProtocolVersion: true }), []);

@@ -1,5 +1,6 @@
-// Structural gates (toolchain §3.2 / contract §12): one test guest per rule, each breaking exactly
-// that rule, plus the good guest that passes everything. Also the tiny wasm reader they rely on.
+// Structural gates (docs/wasm-contract.md#structural-gates): one test guest per rule, each breaking
+// exactly that rule, plus the good guest that passes everything. Also the tiny wasm reader they
+// rely on.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { annotateModule } from "../tools/build/annotate";
@@ -132,7 +133,7 @@ describe("gates", () => {
     assert.deepEqual(gateProblems(once, "pre", { metadata: "absent" }), [`carries 1 ${METADATA_SECTION} section(s); an unannotated module must carry none`]);
   });
 
-  test("metadata payload failing §7.4, lacking protocolVersion, or with another executionMode", async () => {
+  test("metadata payload failing the metadata rules, lacking protocolVersion, or with another executionMode", async () => {
     const good = await guestWasm("meta", {});
     const withPayload = (json: string): Buffer => Buffer.concat([good, encodeCustomSection(METADATA_SECTION, Buffer.from(json))]);
     const rule = '{"apiGroups":["","*"],"apiVersions":["v1"],"resources":["pods"],"operations":["CREATE"]}';

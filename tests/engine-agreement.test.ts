@@ -1,15 +1,15 @@
 // cacheengine-validator and lmcache-injector agree on LMCacheEngine payload images
-// (cacheengine-validator.md §6): every LMCacheEngine object in the validator's test_data is
-// (1) validated as a CREATE by cacheengine-validator and (2) served, through a cluster-objects
-// answer together with its `<name>-connection` ConfigMap, to lmcache-injector for a pod that
-// references it. Then:
+// (docs/policies/cacheengine-validator.md#agreement): every LMCacheEngine object in the validator's
+// test_data is (1) validated as a CREATE by cacheengine-validator and (2) served, through a
+// cluster-objects answer together with its `<name>-connection` ConfigMap, to lmcache-injector for a
+// pod that references it. Then:
 //   - an engine the validator accepts never makes the injector skip with payload-image-invalid
 //     (or any other reason: the pod is wired);
 //   - an engine the validator rejects for its payload image (rules 7–9: the ImageSpec default,
 //     whitespace in the repository, a non-empty pull policy outside the enum) is one the injector
 //     skips with payload-image-invalid, and no other rejected engine is;
 //   - an engine rejected only because the repository is empty or blank (rule 6) is wired by the
-//     injector without staging (lmcache-injectors.md §6.2 "no image").
+//     injector without staging (docs/policies/lmcache-injector.md#staging, "no staging").
 // Where the two deliberately differ, the validator is the stricter one: `pullPolicy: ""` is outside
 // the CRD enum for the validator (rule 9) but the injector's "unset" (defaulted to IfNotPresent),
 // and a wrong JSON type is a V3 field error for the validator but an unreadable lookup result

@@ -1,5 +1,5 @@
 // The policy-server-like Node host: guest lifecycle, response strictness, patches, post-processing,
-// host-capability gating, replay sessions and cluster objects (contract §1, §2, §4, §5).
+// host-capability gating, replay sessions and cluster objects (docs/wasm-contract.md).
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";

@@ -1,4 +1,4 @@
-// Semantic equality of the JSON DOM (toolchain.md §4.3 item 10).
+// Semantic equality of the JSON DOM (docs/wasm-contract.md#json-equality).
 import { JsonValue, jsonEquals, parseJsonString } from "../json/index";
 
 function parse(text: string): JsonValue {

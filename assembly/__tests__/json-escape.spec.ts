@@ -1,4 +1,4 @@
-// Escaping of new strings (toolchain.md §4.3 item 7) and the ByteSink primitives.
+// Escaping of new strings (docs/wasm-contract.md#json-escaping) and the ByteSink primitives.
 import { ByteSink, JsonValue, parseJsonString } from "../json/index";
 
 function bytesOf(v: JsonValue): u8[] {

@@ -26,7 +26,7 @@ describe("flag detection", () => {
   });
 });
 
-describe("applyArg (lmcache-injectors.md §6.5)", () => {
+describe("applyArg", () => {
   it("exact flag followed by a token: overwrite the next token", () => {
     expect(applyArg(["--attention-backend", "FLASH_ATTN"], "--attention-backend", "CUSTOM"))
       .toStrictEqual(["--attention-backend", "CUSTOM"]);
@@ -75,7 +75,7 @@ describe("applyArg (lmcache-injectors.md §6.5)", () => {
   });
 });
 
-describe("applyBareFlag (§6.5)", () => {
+describe("applyBareFlag", () => {
   it("appends when absent", () => {
     expect(applyBareFlag(["--model", "m"], "--enforce-eager")).toStrictEqual(["--model", "m", "--enforce-eager"]);
   });
@@ -92,7 +92,7 @@ describe("applyBareFlag (§6.5)", () => {
   });
 });
 
-describe("argValues (hicache-injector.md §8.1)", () => {
+describe("argValues", () => {
   it("space and equals forms", () => {
     const v = argValues(["--hicache-ratio", "2", "--x", "--hicache-ratio=2.0"], "--hicache-ratio");
     expect(v.values).toStrictEqual(["2", "2.0"]);

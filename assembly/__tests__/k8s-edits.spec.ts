@@ -27,7 +27,7 @@ function podWithArgs(argsJson: string): JsonValue {
 
 const KV = '{\n  "kv_connector": "CBKVConnector"\n}';
 
-/** The CacheBlend commit (lmcache-injectors.md §6.1–§6.4, upstream order M0–M6) as edits. */
+/** The CacheBlend commit as edits, in the Go webhook's order M0–M7 (docs/glossary.md#m0-m7). */
 function cacheblendPlan(target: i32, kv: string, cudagraph: string, secrets: string[], userHasKV: bool): Plan {
   const p = new Plan();
   p.setHostIPC();
@@ -196,7 +196,7 @@ describe("LMCache through edits", () => {
 });
 
 describe("HiCache through edits", () => {
-  it("worked example (hicache-injector.md §14)", () => {
+  it("worked example: HiCache args, NFS env, volume and mount", () => {
     const pod = parse('{"metadata":{"namespace":"ns","labels":{"app":"sglang"}},"spec":{"containers":[{"name":"sglang","args":["--model-path","m"],"env":[{"name":"USER_FLAG","value":"preserved"}]}]}}');
     const plan = new Plan()
       .appendArgs(0, ["--enable-hierarchical-cache", "--hicache-ratio", "2.0", "--hicache-storage-backend", "file", "--hicache-storage-prefetch-policy", "wait_complete"])

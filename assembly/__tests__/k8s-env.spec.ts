@@ -65,7 +65,7 @@ describe("upsertEnv", () => {
   });
 });
 
-describe("prependPathEnv (lmcache-injectors.md §6.2)", () => {
+describe("prependPathEnv", () => {
   it("no entry: append", () => {
     const c = parse('{"env":[{"name":"A","value":"1"}]}');
     expect(prependPathEnv(c, "PYTHONPATH", "/lmcache-payload")).toBe(true);

@@ -65,7 +65,7 @@ describe("named conveniences", () => {
   });
 });
 
-describe("mergePullSecrets (lmcache-injectors.md §6.3)", () => {
+describe("mergePullSecrets", () => {
   it("acceptance 29: [a, a, b] into [b] gives [b, a]", () => {
     expect(secretsAfterMerge('{"imagePullSecrets":[{"name":"b"}]}', ["a", "a", "b"]))
       .toBe('{"imagePullSecrets":[{"name":"b"},{"name":"a"}]}');

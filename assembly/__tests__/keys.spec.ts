@@ -152,7 +152,7 @@ describe("shared messages", () => {
     expect(kvTransferConfigPresentWarning("cacheblend-injector", "vllm")).toBe(
       "cacheblend-injector: kv-transfer-config-present: container \"vllm\" already sets --kv-transfer-config; the engine connection config was not injected");
   });
-  it("skip details (lmcache-injectors §8.1)", () => {
+  it("skip details", () => {
     expect(detailConfigMapNotFound("ns", "e")).toBe("ConfigMap ns/e-connection not found");
     expect(detailEngineNotFound("CacheBlendEngine", "ns", "e")).toBe("CacheBlendEngine ns/e not found");
     expect(detailEngineNotInline("ns/e")).toBe("engine ns/e is not in settings.engines and lookups are disabled");

@@ -17,7 +17,7 @@ const NOT_FOUND_CLUSTER = "Callback evaluation failure: Cannot find v1/Namespace
 const UNKNOWN_KIND = "Callback evaluation failure: Cannot find resource lmcache.lmcache.ai/v1alpha1/LMCacheEngine";
 const NAMESPACED = "Callback evaluation failure: Resource v1/ConfigMap is namespaced, but no namespace was provided";
 
-describe("classifyHostError (contract §4.3)", () => {
+describe("classifyHostError", () => {
   it("denied: capability and contextAwareResources texts", () => {
     expect(classifyHostError(OP_GET_RESOURCE, DENIED_CAPABILITY)).toBe(LookupStatus.Denied);
     expect(classifyHostError(OP_GET_RESOURCE, DENIED_KIND)).toBe(LookupStatus.Denied);
@@ -69,7 +69,7 @@ describe("classifyHostCall", () => {
   });
 });
 
-describe("lookup payload bytes (contract §4.5 key order)", () => {
+describe("lookup payload bytes (fixed key order)", () => {
   it("get_resource", () => {
     expect(bytesToString(getResourcePayload("v1", "ConfigMap", "cb-connection", "vllm-ns", false)))
       .toBe('{"api_version":"v1","kind":"ConfigMap","name":"cb-connection","namespace":"vllm-ns","disable_cache":false}');

@@ -16,7 +16,7 @@ function json(text: string): JsonValue {
 }
 
 describe("lookupEngineCr", () => {
-  it("sends the exact §4.5 payload and reads spec.injection", () => {
+  it("sends the exact lookup payload and reads spec.injection", () => {
     const l = new RecordedLookups().succeed("{\"spec\":{\"injection\":{\"targetContainer\":\"vllm\"}}}", "get_resource", ENGINE_PAYLOAD);
     const r = lookupEngineCr(l, "LMCacheEngine", "vllm-ns", "cb");
     expect(r.step).toBe(EngineStep.Ok);

@@ -6,7 +6,7 @@ function json(text: string): JsonValue {
   return v !== null ? v : JsonValue.str("unparsable test input");
 }
 
-describe("readEngineInjection (lmcache-injectors.md §10)", () => {
+describe("readEngineInjection", () => {
   it("absent or null injection reads as empty", () => {
     const r = readEngineInjection(null, "spec.injection");
     expect(r.ok).toBe(true);

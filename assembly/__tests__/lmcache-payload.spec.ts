@@ -11,7 +11,7 @@ function image(repository: string, tag: string, pullPolicy: string): PayloadImag
   return p;
 }
 
-describe("decidePayload (lmcache-injectors.md §6.2, D6, X2, X3)", () => {
+describe("decidePayload (D6, X2, X3)", () => {
   it("no image: absent, empty or blank repository", () => {
     expect(decidePayload(null).outcome).toBe(PayloadOutcome.NoImage);
     expect(decidePayload(image("", "pinned", "")).outcome).toBe(PayloadOutcome.NoImage);
@@ -40,7 +40,7 @@ describe("decidePayload (lmcache-injectors.md §6.2, D6, X2, X3)", () => {
 });
 
 describe("staging edits", () => {
-  it("the init container JSON is exactly §6.2", () => {
+  it("the init container JSON is exact", () => {
     expect(stagingInitContainer(lmcacheKeys(), "reg/p:pinned", "IfNotPresent").toString()).toBe(
       "{\"name\":\"lmcache-payload-stage\",\"image\":\"reg/p:pinned\",\"env\":[{\"name\":\"SHARED_DIR\",\"value\":\"/lmcache-payload\"}],\"volumeMounts\":[{\"name\":\"lmcache-payload\",\"mountPath\":\"/lmcache-payload\"}],\"imagePullPolicy\":\"IfNotPresent\"}");
     expect(stagingInitContainer(cacheblendKeys(), "r:t", "Never").toString()).toBe(

@@ -1,6 +1,6 @@
 import { resolveInjectedPullSecrets } from "../lmcache/pullsecrets";
 
-describe("resolveInjectedPullSecrets (lmcache-injectors.md §6.3, D5)", () => {
+describe("resolveInjectedPullSecrets (D5)", () => {
   it("blank annotation: the engine list as is, unvalidated", () => {
     const r = resolveInjectedPullSecrets(["Engine_Secret", ""], "  ");
     expect(r.ok).toBe(true);

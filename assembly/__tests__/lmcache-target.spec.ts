@@ -14,7 +14,7 @@ function engineDefault(name: string): EngineInjection {
 }
 const TWO = "[{\"name\":\"sidecar\"},{\"name\":\"vllm\"}]";
 
-describe("resolveTargetContainer (lmcache-injectors.md §5)", () => {
+describe("resolveTargetContainer", () => {
   it("no containers: absent, null or []", () => {
     const none = new EngineInjection();
     const absent = parseJsonString("{\"spec\":{\"initContainers\":[{\"name\":\"vllm\"}]}}").value;

@@ -8,7 +8,7 @@ function repeat(c: string, n: i32): string {
   return c.repeat(n);
 }
 
-describe("DNS-1123 message texts (cacheengine-validator §4)", () => {
+describe("DNS-1123 message texts", () => {
   it("subdomain pattern text", () => {
     expect(DNS1123_SUBDOMAIN_PATTERN_MESSAGE).toBe(
       "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");

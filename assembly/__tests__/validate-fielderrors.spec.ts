@@ -7,7 +7,7 @@ import {
 
 const P = "CacheBackend.inferencecache.io \"sglang-hicache-l3-nfs\" is invalid: ";
 
-describe("field error rendering (cachebackend-validator §3.1)", () => {
+describe("field error rendering", () => {
   it("Required", () => {
     expect(required("spec.hiCache.storagePrefetchPolicy", "required when remoteStorage.provider=NFS").render())
       .toBe("spec.hiCache.storagePrefetchPolicy: Required value: required when remoteStorage.provider=NFS");
@@ -76,7 +76,7 @@ describe("field error rendering (cachebackend-validator §3.1)", () => {
   });
 });
 
-describe("aggregation (§3.2)", () => {
+describe("aggregation", () => {
   it("no errors", () => {
     const l = new FieldErrorList();
     expect(l.isEmpty()).toBe(true);
@@ -127,7 +127,7 @@ describe("aggregation (§3.2)", () => {
   });
 });
 
-describe("UPDATE introduced-errors filter (§3.3)", () => {
+describe("UPDATE introduced-errors filter", () => {
   it("pre-existing violation is not introduced", () => {
     const oldErrs = new FieldErrorList();
     oldErrs.add(invalidString("spec.endpoint", "10.0.0.1:80", "d"));

@@ -22,7 +22,7 @@ function mountInvalid(v: string, detail: string): void {
   expect(r.detail).toBe(detail, v);
 }
 
-describe("§6.2 table: path vs mountPath", () => {
+describe("path vs mountPath", () => {
   it("/: path ok, mountPath root", () => { pathOk("/"); mountInvalid("/", MOUNT_PATH_ROOT_DETAIL); });
   it("/hicache", () => { pathOk("/hicache"); mountOk("/hicache"); });
   it("/mnt/hicache", () => { pathOk("/mnt/hicache"); mountOk("/mnt/hicache"); });

@@ -1,4 +1,5 @@
-// Semantic equality (toolchain.md §4.3 item 10), iterative so request data never drives recursion.
+// Semantic equality (docs/wasm-contract.md#json-equality), iterative so request data never drives
+// recursion.
 
 import { JsonKind } from "./types";
 import { JsonValue } from "./value";

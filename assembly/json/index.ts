@@ -1,4 +1,4 @@
-// Lossless raw-span JSON DOM over UTF-8 bytes (toolchain.md §4.3).
+// Lossless raw-span JSON DOM over UTF-8 bytes (docs/wasm-contract.md#json-dom).
 //
 // PUBLIC API CONTRACT — other modules code against these names and signatures:
 //   types.ts  JsonKind, ReadState, Read<T>

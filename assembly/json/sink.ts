@@ -78,7 +78,7 @@ export class ByteSink {
     }
   }
 
-  /** writes `text` as a JSON string literal with RFC 8259 escaping (toolchain.md §4.3 item 7) */
+  /** writes `text` as a JSON string literal with RFC 8259 escaping (docs/wasm-contract.md#json-escaping) */
   writeJsonString(text: string): void {
     const n = text.length;
     this.reserve(n * 6 + 2); // the worst case (`\u001f` per unit): nothing below grows the buffer

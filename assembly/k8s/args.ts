@@ -1,6 +1,6 @@
 // Command-line flags in a container's `args`: detection in both `--flag value` and `--flag=value`
-// forms, CacheBlend's applyArg/applyBareFlag (lmcache-injectors.md §6.5) and HiCache's argValues
-// (hicache-injector.md §8.1). The deciding logic works on string[] (pure, easy to test); the
+// forms, CacheBlend's applyArg/applyBareFlag and HiCache's argValues (docs/shared-rules.md#flags).
+// The deciding logic works on string[] (pure, easy to test); the
 // `*ToArray` functions carry the decision out on a live JSON array with the fewest changes, so
 // untouched tokens keep their original bytes.
 import { JsonValue } from "../json/index";
@@ -45,7 +45,7 @@ export class ArgValues {
 }
 
 /**
- * hicache-injector.md §8.1: exact `flag` takes the next token as its value unless there is none
+ * Exact `flag` takes the next token as its value unless there is none
  * or it starts with `--` (malformed; scanning continues with that next token); `flag=rest` takes
  * `rest`, empty `rest` is malformed. A next token like `-1` is a value.
  */
@@ -90,7 +90,7 @@ export class ArgAction {
 }
 
 /**
- * §6.5 applyArg, first match only: exact `flag` followed by a token → overwrite that next token
+ * applyArg, first match only: exact `flag` followed by a token → overwrite that next token
  * (unconditionally, even another flag); exact `flag` last → append `value`; `flag=…` → rewrite to
  * `flag=value`; no match → append `flag`, `value`.
  */
@@ -107,7 +107,7 @@ export function planApplyArg(args: string[], flag: string, value: string): ArgAc
   return new ArgAction(ArgActionKind.Append, -1, [flag, value]);
 }
 
-/** §6.5 applyBareFlag: nothing when `flag` or `flag=…` is present, else append `flag`. */
+/** applyBareFlag: nothing when `flag` or `flag=…` is present, else append `flag`. */
 export function planApplyBareFlag(args: string[], flag: string): ArgAction {
   if (hasFlag(args, flag)) return new ArgAction(ArgActionKind.None, -1, []);
   return new ArgAction(ArgActionKind.Append, -1, [flag]);

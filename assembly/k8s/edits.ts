@@ -1,4 +1,4 @@
-// Typed pod edits and the one `applyEdits` every injector shares (architecture.md "Edits").
+// Typed pod edits and the one `applyEdits` every injector shares (docs/architecture.md).
 // Planners only decide which edits; `applyEdits` first checks every edit against the pod and
 // mutates nothing unless all of them can be applied, so a plan is applied all-or-nothing.
 // Edits only ever create or extend members, never change a member's kind, so checking all edits
@@ -18,15 +18,15 @@ export enum EditKind {
   SetSpecField = 0,
   /** container args += tokens */
   AppendArgs,
-  /** §6.5 applyArg(name, value) */
+  /** applyArg(name, value), docs/policies/lmcache-injector.md#args-edits */
   ApplyArg,
-  /** §6.5 applyBareFlag(name) */
+  /** applyBareFlag(name) */
   ApplyBareFlag,
   /** env {name, value} appended unless an entry with that name exists */
   EnvSetIfAbsent,
   /** every env entry `name` gets value (valueFrom dropped, position kept); none → append */
   EnvUpsert,
-  /** §6.2 PYTHONPATH-style prepend of value to every entry `name`; none → append */
+  /** PYTHONPATH-style prepend of value to every entry `name`; none → append */
   EnvPrependPath,
   /** spec.<field> += node unconditionally */
   AppendToPodList,
@@ -36,7 +36,7 @@ export enum EditKind {
   AppendToContainerList,
   /** container.<field> += node unless an item with node's name exists */
   AppendToContainerListIfAbsent,
-  /** §6.3 merge of spec.imagePullSecrets with tokens (names) */
+  /** merge of spec.imagePullSecrets with tokens (names) */
   MergePullSecrets,
   /** metadata.annotations[name] = value */
   SetAnnotation,

@@ -1,5 +1,6 @@
 // A container's `env` list: find by name, set-if-absent, upsert, and the PYTHONPATH-style prepend
-// of lmcache-injectors.md §6.2. Entries that are not objects or lack a string name never match.
+// of docs/policies/lmcache-injector.md#staging. Entries that are not objects or lack a string name
+// never match.
 import { i32ToDecimal } from "../util/decimal";
 import { JsonValue } from "../json/index";
 import { ensureArrayMember, isUnset, itemName, itemNamed } from "./fields";
@@ -62,7 +63,7 @@ export function upsertEnv(container: JsonValue, name: string, value: string): bo
 }
 
 /**
- * lmcache-injectors.md §6.2 prepend: every entry named `name` is rewritten in place — with
+ * The staging prepend: every entry named `name` is rewritten in place — with
  * `valueFrom` → drop it, value = `entry`; value unset or "" → `entry`; else `entry:existing`.
  * No entry → append `{name, entry}`. False when `env` or a matching `value` has the wrong type.
  */

@@ -1,6 +1,7 @@
 // Lists of named items (volumes, volumeMounts, initContainers, imagePullSecrets, env): presence by
-// name, append-if-absent, and the pull-secret merge of lmcache-injectors.md §6.3. An existing
-// same-named item is kept unchanged (never reconciled). Wrong-typed items never match a name.
+// name, append-if-absent, and the pull-secret merge of
+// docs/policies/lmcache-injector.md#pull-secrets. An existing same-named item is kept unchanged
+// (never reconciled). Wrong-typed items never match a name.
 import { JsonValue } from "../json/index";
 import { ensureArrayMember, ensureObjectMember, isUnset, itemName, itemNamed, nameRef } from "./fields";
 
@@ -83,7 +84,7 @@ export function pullSecretsToAppend(existing: JsonValue | null, injected: string
   return out;
 }
 
-/** §6.3 MergeImagePullSecrets on `spec`: keep existing entries (duplicates included), append each
+/** MergeImagePullSecrets on `spec`: keep existing entries (duplicates included), append each
  *  injected `{"name":n}` not seen yet; the list is created only when something is appended.
  *  False when `spec` or `spec.imagePullSecrets` has the wrong type. */
 export function mergePullSecrets(spec: JsonValue, injected: string[]): bool {
@@ -100,7 +101,7 @@ export function mergePullSecrets(spec: JsonValue, injected: string[]): bool {
   return true;
 }
 
-// ---- builders for the objects injectors append (exact JSON of the specs) ----
+// ---- builders for the objects injectors append (docs/policies/lmcache-injector.md#staging) ----
 
 /** `{"name":n,"emptyDir":{}}` */
 export function emptyDirVolume(name: string): JsonValue {

@@ -1,5 +1,6 @@
 // inference-cache keys, HiCache fixed names, and the reserved args/env per runtime adapter
-// (README "Reserved-key sets", hicache-injector.md §2, cachebackend-validator.md rules 19, 20, 24).
+// (docs/shared-rules.md#reserved-keys; for the planned hicache-injector and
+// cachebackend-validator).
 
 // @ts-ignore: decorator
 @lazy
@@ -88,7 +89,7 @@ export const SGLANG_FLAG_ENABLE_LMCACHE = "--enable-lmcache";
 @lazy
 export const SGLANG_FLAG_LMCACHE_CONFIG_FILE = "--lmcache-config-file";
 
-/** The 7 HiCache value flags, in hicache-injector.md §2 order. */
+/** The 7 HiCache value flags, in the order the injector writes them. */
 export function hicacheValueFlags(): string[] {
   return [
     HICACHE_FLAG_SIZE, HICACHE_FLAG_RATIO, HICACHE_FLAG_WRITE_POLICY, HICACHE_FLAG_IO_BACKEND,
@@ -122,7 +123,7 @@ export const RUNTIME_ID_VLLM = "vllm";
 @lazy
 export const RUNTIME_ID_SGLANG = "sglang";
 
-/** The runtime adapters of cachebackend-validator.md rule 23, in selection order. */
+/** The runtime adapters a CacheBackend can select, in selection order. */
 export enum RuntimeAdapter {
   VllmLmcache = 0,
   VllmMooncakeLegacy = 1,

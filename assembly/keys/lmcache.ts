@@ -1,4 +1,4 @@
-// LMCache operator keys and fixed names (spec README "Reserved-key sets", lmcache-injectors.md §2).
+// LMCache operator keys and fixed names (docs/policies/lmcache-injector.md#keys).
 // The two injectors share one shape, `EngineKeys`; accessors build a fresh instance per call so
 // no global needs a start function.
 

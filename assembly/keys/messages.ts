@@ -1,6 +1,6 @@
-// Message formats shared across policies (README "Cross-policy conventions",
-// lmcache-injectors.md §8, cacheengine-validator.md §3). Every value taken from the request, the
-// settings or the cluster is passed through `echo` (the shared shortening rule of
+// Message formats shared across policies (docs/policies/lmcache-injector.md#responses,
+// docs/policies/cacheengine-validator.md#rules). Every value taken from the request, the settings
+// or the cluster is passed through `echo` (the shared shortening rule of
 // assembly/validate/shorten.ts), so a warning stays bounded whatever the input.
 import { shortenRendered } from "../validate/shorten";
 
@@ -49,7 +49,7 @@ export function kvTransferConfigPresentWarning(policy: string, container: string
 @lazy
 export const UNKNOWN_FIELD_DETAIL = "unknown field";
 
-// Normative skip details of lmcache-injectors.md §8.1 (`<ns>/<n>` = resolved engine).
+// Skip details (docs/policies/lmcache-injector.md#skip-response; `<ns>/<n>` = resolved engine).
 
 export function detailConfigMapNotFound(ns: string, engine: string): string {
   return "ConfigMap " + echo(ns) + "/" + echo(engine) + "-connection not found";

@@ -1,5 +1,5 @@
-// Skip / fail-open reason codes (README "Reserved-key sets", lmcache-injectors.md §7,
-// hicache-injector.md §11.2). Upstream values first, then the cachewarden additions.
+// Skip / fail-open reason codes (docs/policies/lmcache-injector.md#skip-reasons; the planned
+// hicache-injector's fail-open reasons). Upstream values first, then the cachewarden additions.
 
 // lmcache-injector / cacheblend-injector (upstream)
 // @ts-ignore: decorator

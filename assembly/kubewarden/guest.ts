@@ -1,4 +1,4 @@
-// The `__guest_call` dispatch every Kubewarden policy needs (kubewarden-contract.md §1.5, §2):
+// The `__guest_call` dispatch every Kubewarden policy needs (docs/wasm-contract.md#guest-call):
 // `validate`, `validate_settings`, `protocol_version`; anything else is a guest error.
 import { forgetStringScratch } from "../json/index";
 import { readInvocation, releaseCallMemory, reportGuestError, respondBytes } from "../wapc/index";

@@ -1,6 +1,7 @@
-// Kubewarden host capabilities (kubewarden-contract.md §4): Kubernetes lookups through one seam and
-// `tracing/log`. Payload key order is fixed (§4.5) so recorded replay sessions compare equal; host
-// errors are classified in one place (§4.3). `field_masks` is never sent.
+// Kubewarden host capabilities (docs/wasm-contract.md#host-capabilities): Kubernetes lookups
+// through one seam and `tracing/log`. Payload key order is fixed
+// (docs/wasm-contract.md#lookup-payloads) so recorded replay sessions compare equal; host errors
+// are classified in one place (docs/wasm-contract.md#host-errors). `field_masks` is never sent.
 import { hostCall, HostCallResult } from "../wapc/index";
 import { ByteSink, JsonValue, parseJson } from "../json/index";
 
@@ -38,7 +39,7 @@ export class LookupResult {
   get failed(): bool { return this.status == LookupStatus.Failed; }
 }
 
-/** §4.3 rule: denied, then (get_resource only) not found, else failed. */
+/** The classification: denied, then (get_resource only) not found, else failed. */
 export function classifyHostError(operation: string, text: string): LookupStatus {
   if (text.includes("has not been granted access")) return LookupStatus.Denied;
   if (operation == OP_GET_RESOURCE && isNotFoundText(text)) return LookupStatus.NotFound;
@@ -62,7 +63,7 @@ export function classifyHostCall(operation: string, result: HostCallResult): Loo
   return new LookupResult(LookupStatus.Found, value, "");
 }
 
-// ---- payloads (exact key order, §4.2/§4.5) ----
+// ---- payloads (exact key order) ----
 
 /** `{"api_version","kind","name","namespace"(null when ""),"disable_cache"}` */
 export function getResourcePayload(apiVersion: string, kind: string, name: string, namespace: string, disableCache: bool): Uint8Array {

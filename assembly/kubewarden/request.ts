@@ -1,5 +1,5 @@
 // Decoding the `validate` payload `{"request": <AdmissionRequest>, "settings": …}`
-// (kubewarden-contract.md §2.1). The request arrives camelCase with absent optionals omitted.
+// (docs/wasm-contract.md#validate). The request arrives camelCase with absent optionals omitted.
 // Decoding never traps: structural problems come back as an error string; scalar fields of the
 // wrong JSON type read as "" / false so planners decide what matters to them.
 import { JsonValue, parseJson } from "../json/index";

@@ -1,6 +1,7 @@
-// Kubewarden response envelopes (kubewarden-contract.md §2.1, §2.2): the exact snake_case bytes
-// policy-evaluator deserializes. Optional keys are omitted when absent; every string goes through
-// ByteSink.writeJsonString; a mutated object is serialized through the DOM so untouched bytes survive.
+// Kubewarden response envelopes (docs/wasm-contract.md#validate-response): the exact snake_case
+// bytes policy-evaluator deserializes. Optional keys are omitted when absent; every string goes
+// through ByteSink.writeJsonString; a mutated object is serialized through the DOM so untouched
+// bytes survive.
 import { i32ToDecimal } from "../util/decimal";
 import { ByteSink, JsonValue } from "../json/index";
 

@@ -1,5 +1,5 @@
-// Reading an LMCache-operator engine from the cluster (lmcache-injectors.md §4.1 rows 9–11, §4.2
-// rows 9–11, §9): the engine CR for `spec.injection`, then the `<name>-connection` ConfigMap and its
+// Reading an LMCache-operator engine from the cluster (docs/policies/lmcache-injector.md#step-9 to
+// #step-11): the engine CR for `spec.injection`, then the `<name>-connection` ConfigMap and its
 // `kv-transfer-config.json` value with the D3 checks. Every function returns what happened and the
 // normative detail text; the planners attach the reason codes.
 import { isJsonObjectText, JsonValue } from "../json/index";
@@ -18,7 +18,7 @@ export const CONFIGMAP_API_VERSION = "v1";
 // @ts-ignore: decorator
 @lazy
 export const CONFIGMAP_KIND = "ConfigMap";
-/** Lookups go through the host's cache, as upstream reads through informer caches (§1). */
+/** Lookups go through the host's cache, as the Go webhook reads through informer caches. */
 export const LOOKUP_DISABLE_CACHE = false;
 
 /** What a lookup step concluded. */

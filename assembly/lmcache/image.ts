@@ -1,7 +1,7 @@
 // Payload-image rules for LMCache / CacheBlend engines (`spec.injection.payloadImage`), shared by
-// lmcache-injector, cacheblend-injector (lmcache-injectors.md §6.2, D6, X2/X3) and
-// cacheengine-validator (cacheengine-validator.md §3 rules 6–9 and 13). One home, so an engine the
-// validator admits is exactly an engine the injectors can stage.
+// lmcache-injector, cacheblend-injector (docs/policies/lmcache-injector.md#staging, D6, X2/X3) and
+// cacheengine-validator (docs/policies/cacheengine-validator.md#rules, 6–9 and 13). One home, so an
+// engine the validator admits is exactly an engine the injectors can stage.
 import { containsString, containsWhitespaceOrControl, isBlank } from "../validate/index";
 import {
   PAYLOAD_FOOTGUN_REPOSITORY, DEFAULT_PAYLOAD_TAG, DEFAULT_PULL_POLICY, pullPolicies, cudagraphModes,

@@ -1,6 +1,7 @@
-// An engine's `spec.injection` (lmcache-injectors.md §10) as one typed struct, read either from an
-// engine CR (LMCacheEngine / CacheBlendEngine) or from an inline `settings.engines[<key>].injection`.
-// Both sources go through the same reader, so the planners never see where an engine came from.
+// An engine's `spec.injection` (docs/policies/lmcache-injector.md#the-engines-specinjection) as one
+// typed struct, read either from an engine CR (LMCacheEngine / CacheBlendEngine) or from an inline
+// `settings.engines[<key>].injection`. Both sources go through the same reader, so the planners
+// never see where an engine came from.
 import { i32ToDecimal } from "../util/decimal";
 import { JsonKind, JsonValue } from "../json/index";
 
@@ -11,16 +12,16 @@ export class PayloadImage {
   pullPolicy: string = "";
 }
 
-/** `spec.injection` with the read-time defaults of §10: absent fields are empty. */
+/** `spec.injection` with the read-time defaults: absent fields are empty. */
 export class EngineInjection {
   /** null when `payloadImage` is absent or null */
   payloadImage: PayloadImage | null = null;
   /** names as given (no trimming, no validation; an entry without a name reads as "", as Go decodes it) */
   imagePullSecrets: string[] = [];
-  /** true when `targetContainer` is set (even to ""), so §5 can tell "set but blank" from "absent" */
+  /** true when `targetContainer` is set (even to ""), so target resolution can tell "set but blank" from "absent" */
   hasTargetContainer: bool = false;
   targetContainer: string = "";
-  /** CacheBlend only; "" when absent or not a string (§4.2 row 16: treated as absent → eager) */
+  /** CacheBlend only; "" when absent or not a string (treated as absent → eager) */
   cudagraph: string = "";
 }
 

@@ -1,6 +1,6 @@
-// Payload staging (lmcache-injectors.md §6.2, D6, X2/X3): deciding whether and what to stage from
-// an engine's `payloadImage`, and the edits that stage it. The image rules themselves live in
-// ./image.ts; the fixed names come from the injector's `EngineKeys`.
+// Payload staging (docs/policies/lmcache-injector.md#staging, D6, X2/X3): deciding whether and what
+// to stage from an engine's `payloadImage`, and the edits that stage it. The image rules themselves
+// live in ./image.ts; the fixed names come from the injector's `EngineKeys`.
 import { JsonValue } from "../json/index";
 import { Plan } from "../k8s/edits";
 import { emptyDirVolume, simpleInitContainer, volumeMount } from "../k8s/lists";
@@ -53,7 +53,7 @@ export function stagingInitContainer(keys: EngineKeys, ref: string, pullPolicy: 
   );
 }
 
-/** §6.2 in upstream order: emptyDir volume, init container, read-only mount on the target,
+/** In the Go webhook's order: emptyDir volume, init container, read-only mount on the target,
  *  PYTHONPATH prepend. Every append is "if absent by name". Pull secrets are added by the caller. */
 export function addStagingEdits(plan: Plan, target: i32, keys: EngineKeys, decision: PayloadDecision): void {
   plan.appendToPodListIfAbsent("volumes", emptyDirVolume(keys.payloadVolume));

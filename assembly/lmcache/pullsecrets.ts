@@ -1,6 +1,6 @@
-// Which image-pull secrets an injection adds (lmcache-injectors.md §6.3, D5): the override
-// annotation, when non-blank, replaces the engine's `injection.imagePullSecrets`. The merge into
-// the pod itself is the shared k8s edit (`mergePullSecrets`).
+// Which image-pull secrets an injection adds (docs/policies/lmcache-injector.md#pull-secrets, D5):
+// the override annotation, when non-blank, replaces the engine's `injection.imagePullSecrets`. The
+// merge into the pod itself is the shared k8s edit (`mergePullSecrets`).
 import { isDns1123Subdomain } from "../validate/dns";
 import { isBlank } from "../validate/chars";
 import { splitCommaList } from "../validate/lists";

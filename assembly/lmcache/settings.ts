@@ -1,7 +1,8 @@
-// The settings shared by lmcache-injector and cacheblend-injector (lmcache-injectors.md §3, D8):
-// `lookup` (bool, default true) and `engines` (inline engines consulted before and instead of any
-// cluster lookup). `validateInjectorSettings` lists every problem as `<path>: <detail>`; the
-// readers used during `validate` assume validated settings and stay total anyway.
+// The settings shared by lmcache-injector and cacheblend-injector
+// (docs/policies/lmcache-injector.md#settings, D8): `lookup` (bool, default true) and `engines`
+// (inline engines consulted before and instead of any cluster lookup). `validateInjectorSettings`
+// lists every problem as `<path>: <detail>`; the readers used during `validate` assume validated
+// settings and stay total anyway.
 import { i32ToDecimal } from "../util/decimal";
 import { JsonValue, parseJson } from "../json/index";
 import { dns1123LabelErrors, dns1123SubdomainErrors, isDns1123Label, isDns1123Subdomain } from "../validate/dns";
@@ -14,7 +15,7 @@ import {
 import { MUST_NOT_CONTAIN_WHITESPACE_DETAIL, UNKNOWN_FIELD_DETAIL } from "../keys/index";
 import { EngineInjection, InjectionRead, readEngineInjection, WRONG_TYPE } from "./injection";
 
-/** Which injector the settings belong to; the shapes differ only where §3 says so. */
+/** Which injector the settings belong to; the shapes differ only in the engine key, `payloadImage` and `cudagraph`. */
 export enum InjectorFlavor {
   /** engine keys are `<name>`; `payloadImage` optional; no `cudagraph` */
   LMCache = 0,
@@ -63,7 +64,7 @@ function unset(node: JsonValue | null): bool {
 // ---------------------------------------------------------------- validation
 
 /** Collects `<path>: <detail>` texts in a fixed order (per object: unknown fields first, then the
- *  known fields in the order of the §3 table). */
+ *  known fields in the order of docs/policies/lmcache-injector.md#settings-messages). */
 class SettingsErrors {
   items: string[] = [];
   add(path: string, detail: string): void {
@@ -192,7 +193,8 @@ function validateInjection(injection: JsonValue, path: string, flavor: InjectorF
   const target = injection.get("targetContainer");
   if (!unset(target) && target !== null) {
     const t = target.asString();
-    // "" means "the first container", as on the CRD (cacheengine-validator.md case 21)
+    // "" means "the first container", as on the CRD
+    // (docs/policies/cacheengine-validator.md#rule-12)
     if (!t.ok || (t.value.length > 0 && !isDns1123Label(t.value))) errors.add(path + ".targetContainer", CONTAINER_NAME_MESSAGE);
   }
 
@@ -222,7 +224,7 @@ function validatePayloadImage(image: JsonValue, path: string, errors: SettingsEr
   else if (tag.ok && !isUsablePayloadTag(tag.value)) errors.add(path + ".tag", MUST_NOT_CONTAIN_WHITESPACE_DETAIL);
 
   const pullPolicy = image.readString("pullPolicy");
-  // "" means the default (IfNotPresent), as §6.2 reads it
+  // "" means the default (IfNotPresent), as staging reads it
   if (pullPolicy.invalid || (pullPolicy.ok && pullPolicy.value.length > 0 && !isValidPullPolicy(pullPolicy.value))) {
     errors.add(path + ".pullPolicy", PULL_POLICY_ENUM_MESSAGE);
   }

@@ -1,6 +1,6 @@
-// Target-container resolution shared by both LMCache-operator injectors (lmcache-injectors.md §5):
-// the container annotation, else the engine's `injection.targetContainer`, else the first
-// container. Only `spec.containers` is searched.
+// Target-container resolution shared by both LMCache-operator injectors
+// (docs/policies/lmcache-injector.md#target-container): the container annotation, else the engine's
+// `injection.targetContainer`, else the first container. Only `spec.containers` is searched.
 import { JsonValue } from "../json/index";
 import { containerPath, readContainers } from "../k8s/containers";
 import { trimGoSpace } from "../validate/chars";
@@ -25,8 +25,9 @@ function malformed(detail: string): TargetContainer {
 }
 
 /**
- * §5. `annotationValue` is the raw container annotation ("" when absent); it is trimmed here and,
- * when non-empty, wins over the engine default even if it names no container.
+ * The table in the doc above. `annotationValue` is the raw container annotation ("" when absent);
+ * it is trimmed here and, when non-empty, wins over the engine default even if it names no
+ * container.
  */
 export function resolveTargetContainer(pod: JsonValue, annotationValue: string, injection: EngineInjection): TargetContainer {
   const containers = readContainers(pod);

@@ -1,5 +1,5 @@
 // DNS-1123 label and subdomain checks with the Kubernetes `IsDNS1123Label` /
-// `IsDNS1123Subdomain` message texts (cacheengine-validator.md §4). Lengths are UTF-8 byte
+// `IsDNS1123Subdomain` message texts (docs/shared-rules.md#dns-1123). Lengths are UTF-8 byte
 // lengths, as Go's `len` counts them.
 import { isAsciiDigit, isAsciiLower, utf8Length } from "./chars";
 

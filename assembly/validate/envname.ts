@@ -1,5 +1,5 @@
-// Environment variable names: Kubernetes `IsEnvVarName` (strict variant; texts in
-// cachebackend-validator.md rule 24) and the C-identifier shape `[A-Za-z_][A-Za-z0-9_]*`.
+// Environment variable names: Kubernetes `IsEnvVarName` (strict variant; the texts the
+// planned cachebackend-validator reports) and the C-identifier shape `[A-Za-z_][A-Za-z0-9_]*`.
 import { isAsciiDigit, isAsciiLetter } from "./chars";
 
 // @ts-ignore: decorator

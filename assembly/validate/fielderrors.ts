@@ -1,6 +1,6 @@
 // Kubernetes-style field errors (`k8s.io/apimachinery/pkg/util/validation/field`): rendering,
 // aggregation into the 422 message, and the UPDATE "only newly introduced errors" filter
-// (cachebackend-validator.md §3).
+// (docs/shared-rules.md#field-errors).
 import { i32ToDecimal, i64ToDecimal } from "../util/decimal";
 import { concat } from "../util/text";
 import { ValueCheck } from "./check";

@@ -1,4 +1,4 @@
-// NFS mount-target server rules (cachebackend-validator.md §6.1, including V1): first matching
+// NFS mount-target server rules (docs/shared-rules.md#nfs-server, including V1): first matching
 // case only.
 import { isAsciiDigit, trimGoSpace } from "./chars";
 import { isDns1123Subdomain, labelsAtMost63 } from "./dns";

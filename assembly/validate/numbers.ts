@@ -1,5 +1,5 @@
 // Go number grammars: `strconv.ParseInt(s, 10, 32|64)` and `strconv.ParseFloat(s, 64)`
-// (cachebackend-validator.md §5). Never traps: overflow and syntax errors are results.
+// (docs/shared-rules.md#go-numbers). Never traps: overflow and syntax errors are results.
 import { asciiLower, hexDigitValue, isAsciiDigit } from "./chars";
 
 /** Result of `parseGoInt`: `ok` iff Go's ParseInt returns a nil error. */

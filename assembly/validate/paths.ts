@@ -1,4 +1,4 @@
-// Absolute-path rules for NFS export paths and mount paths (cachebackend-validator.md §6.2).
+// Absolute-path rules for NFS export paths and mount paths (docs/shared-rules.md#nfs-paths).
 import { trimGoSpace } from "./chars";
 import { ValueCheck } from "./check";
 
@@ -45,7 +45,7 @@ export const MOUNT_PATH_ROOT_DETAIL = "must not mount remote storage over the co
 @lazy
 export const MOUNT_PATH_SYSTEM_DETAIL = "must not mount remote storage over /proc, /sys or /dev";
 
-/** Rules 1–2 of §6.2, shared by `nfs.path` and `nfs.mountPath`. */
+/** Rules 1–2, shared by `nfs.path` and `nfs.mountPath`. */
 function checkCleanAbsolute(v: string): ValueCheck {
   const trimmed = trimGoSpace(v);
   if (trimmed.length == 0) return ValueCheck.requiredValue(PATH_REQUIRED_DETAIL);

@@ -59,7 +59,7 @@ function leb128(n: number): number[] {
   return out;
 }
 
-/** Appends a custom section (contract §7.2 layout). */
+/** Appends a custom section (docs/wasm-contract.md#metadata-section). */
 export function withCustomSection(bytes: Uint8Array, name: string, payload: string): Buffer {
   const nameBytes = Buffer.from(name, "utf8");
   const body = Buffer.concat([Buffer.from(leb128(nameBytes.length)), nameBytes, Buffer.from(payload, "utf8")]);

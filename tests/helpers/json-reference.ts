@@ -1,6 +1,6 @@
-// A small JavaScript reference of the raw-span JSON DOM (toolchain.md §4.3), written independently
-// of the AssemblyScript one: validity comes from TextDecoder(fatal) + JSON.parse + a depth count,
-// nodes are eager spans, and serialization follows the same clean/dirty rule.
+// A small JavaScript reference of the raw-span JSON DOM (docs/wasm-contract.md#json-dom), written
+// independently of the AssemblyScript one: validity comes from TextDecoder(fatal) + JSON.parse + a
+// depth count, nodes are eager spans, and serialization follows the same clean/dirty rule.
 
 export type Kind = "null" | "bool" | "number" | "string" | "array" | "object";
 

@@ -14,7 +14,8 @@ import { diffObjects } from "../host/response";
 
 /** Field paths each validator reads (dot-separated, `[]` = every array item). */
 const VALIDATOR_CHECKED_PATHS: Record<string, string[]> = {
-  // cacheengine-validator.md §1-§3: kind dispatch, then the §2 field table, on object and oldObject
+  // docs/policies/cacheengine-validator.md: kind dispatch, then the field table, on object and
+  // oldObject
   "cacheengine-validator": ["kind.kind", "operation", "name", "namespace", ...["object", "oldObject"].flatMap((o) => [
     `${o}.metadata.name`,
     `${o}.spec.server.chunkSize`, `${o}.spec.blend.checkLayer`, `${o}.spec.blend.recompRatio`,

@@ -1,9 +1,9 @@
 // Compiles the small test-only AssemblyScript guests under tests/guests/<name>/ (the minimal waPC
 // guest, the JSON-DOM bench probe, the deliberately broken fuzz target) with the production flags
-// (toolchain.md §3.1), so what the benchmark and the fuzz tests measure is built like a policy.
-// Output is cached under build/guests/ (git-ignored), keyed by a hash of every input that can
-// change the module: the guest's sources, assembly/**, asconfig.json, the compiler version and
-// the flags. Built wasm is never written into the source tree.
+// (docs/wasm-contract.md#build-flags), so what the benchmark and the fuzz tests measure is built
+// like a policy. Output is cached under build/guests/ (git-ignored), keyed by a hash of every input
+// that can change the module: the guest's sources, assembly/**, asconfig.json, the compiler version
+// and the flags. Built wasm is never written into the source tree.
 import { spawnSync } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";

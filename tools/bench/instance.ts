@@ -1,6 +1,7 @@
 // The benchmark's instance helpers: the start-up policy-server pays per evaluation, and the warm
-// path (one instance reused; policy-server never does this, contract §1.4) that isolates the
-// policy's own work from instantiation. The import object is the host's own (tools/host/instance.ts).
+// path (one instance reused; policy-server never does this, docs/wasm-contract.md#fresh-instances)
+// that isolates the policy's own work from instantiation. The import object is the host's own
+// (tools/host/instance.ts).
 import { createWapcImports, newCallState, runInitializers } from "../host/instance";
 
 export { WarmInstance, createWapcImports, newCallState } from "../host/instance";

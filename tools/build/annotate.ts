@@ -1,7 +1,8 @@
-// The annotator (toolchain §3.4, mirrors `kwctl annotate`): metadata.yml + README.md + the module's
-// own protocol_version → exactly one `io.kubewarden.metadata` custom section appended to the module.
-// Appending keeps every other byte of the module unchanged, so the annotated module behaves
-// identically; policy-server reads protocolVersion from this section and refuses a module without it.
+// The annotator (docs/wasm-contract.md#annotator, mirrors `kwctl annotate`): metadata.yml +
+// README.md + the module's own protocol_version → exactly one `io.kubewarden.metadata` custom
+// section appended to the module. Appending keeps every other byte of the module unchanged, so the
+// annotated module behaves identically; policy-server reads protocolVersion from this section and
+// refuses a module without it.
 import * as fs from "node:fs";
 import { PolicyModule } from "../host/guest";
 import { showBytes } from "./gates";

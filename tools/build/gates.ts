@@ -1,4 +1,4 @@
-// Structural gates (toolchain §3.2, contract §12 items 1–5, plus `_start` allocating nothing) for
+// Structural gates (docs/wasm-contract.md#structural-gates, plus `_start` allocating nothing) for
 // any module path or buffer.
 // V8 validates the module; our own reader supplies signatures and the start section, which the JS
 // reflection API hides. The start-section gate is the only defence against the epoch trap under

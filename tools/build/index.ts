@@ -1,7 +1,8 @@
 // `cachewarden build`: for every policies/<name>/ (assembly/index.ts + metadata.yml) compile with
-// the mandatory asc flags (toolchain §3.1), gate policy.wasm, annotate, gate the annotated module,
-// then publish both files and a stamp. Incremental: a policy whose inputs hash to the stamp's value
-// and whose outputs are intact is skipped. A failed policy never leaves outputs that look valid.
+// the mandatory asc flags (docs/wasm-contract.md#build-flags), gate policy.wasm, annotate, gate the
+// annotated module, then publish both files and a stamp. Incremental: a policy whose inputs hash to
+// the stamp's value and whose outputs are intact is skipped. A failed policy never leaves outputs
+// that look valid.
 import { spawn } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
@@ -18,8 +19,8 @@ export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
 /**
  * Exactly the production flags; never `--noAssert`, never memory/table imports. The runtime is
- * toolchain §3.1's "allowed alternative" `stub` (a bump allocator), with the whole heap reset after
- * every call (`releaseCallMemory`), which removes the unbounded growth §3.1 holds against it in
+ * allowed alternative `stub` (a bump allocator), with the whole heap reset after
+ * every call (`releaseCallMemory`), which removes its unbounded growth in
  * long-lived instances; see docs/decisions.md for why and what it measured.
  */
 export const ASC_FLAGS: readonly string[] = [

@@ -1,7 +1,8 @@
-// Policy metadata (contract §7): the metadata.yml schema (§7.3, checked with ajv), kwctl's
-// `Metadata::validate` rules plus the title rule (§7.4, procedural), and the canonical compact JSON
-// kwctl writes into the `io.kubewarden.metadata` section (§7.2). The same checks run on
-// metadata.yml before annotation and on the section payload of an annotated module.
+// Policy metadata (docs/wasm-contract.md#metadata): the metadata.yml schema (checked with ajv),
+// kwctl's `Metadata::validate` rules plus the title rule (#metadata-rules, procedural), and the
+// canonical compact JSON kwctl writes into the `io.kubewarden.metadata` section
+// (#metadata-section). The same checks run on metadata.yml before annotation and on the section
+// payload of an annotated module.
 import * as fs from "node:fs";
 import Ajv, { ErrorObject } from "ajv";
 import * as yaml from "js-yaml";
@@ -39,10 +40,10 @@ const RFC1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
 const stringList = { type: "array", items: { type: "string" } } as const;
 
 /**
- * JSON Schema of metadata.yml (contract §7.3). Types and enums only; the semantic rules of §7.4
- * are procedural so their messages can say exactly what is wrong. Unknown keys are allowed
- * because kwctl (serde without deny_unknown_fields) ignores them. `null` is accepted where kwctl
- * has an `Option` (null deserializes to None).
+ * JSON Schema of metadata.yml (docs/wasm-contract.md#metadatayml). Types and enums only; the
+ * semantic rules are procedural so their messages can say exactly what is wrong. Unknown keys are
+ * allowed because kwctl (serde without deny_unknown_fields) ignores them. `null` is accepted where
+ * kwctl has an `Option` (null deserializes to None).
  */
 export const METADATA_SCHEMA = {
   type: "object",
@@ -160,7 +161,7 @@ function ruleProblems(rule: Rule, at: string): string[] {
   return problems;
 }
 
-/** §7.4 rules; assumes the document already passed the schema. */
+/** docs/wasm-contract.md#metadata-rules; assumes the document already passed the schema. */
 function semanticProblems(doc: Record<string, unknown>, requireProtocolVersion: boolean): string[] {
   const problems: string[] = [];
   const mode = (doc.executionMode as string | undefined) ?? "kubewarden-wapc";
@@ -268,8 +269,9 @@ export function serializeMetadata(meta: CanonicalMetadata): string {
 }
 
 /**
- * What `kwctl scaffold artifacthub` will need (contract §9). Not an annotation error — kwctl annotate
- * accepts metadata without them — so the build reports these as warnings, before release time.
+ * What `kwctl scaffold artifacthub` will need (docs/wasm-contract.md#artifact-hub). Not an
+ * annotation error — kwctl annotate accepts metadata without them — so the build reports these as
+ * warnings, before release time.
  */
 export function artifacthubWarnings(doc: Record<string, unknown>): string[] {
   const ann = (doc.annotations as Record<string, string> | null | undefined) ?? {};

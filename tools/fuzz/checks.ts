@@ -1,6 +1,7 @@
 // What counts as a failure for one fuzz evaluation: everything policy-server would turn into a 500
 // (trap, guest error, a response serde cannot read) and the broken policy invariants
-// (kubewarden-contract.md §2.1, §12; lmcache-injectors.md §8.4).
+// (docs/wasm-contract.md#validate-response, #conformance;
+// docs/policies/lmcache-injector.md#never-reject).
 import type { GuestCallResult } from "../host/guest";
 import { parseSettingsValidationResponse, parseValidationResponse, ValidationResponse } from "../host/response";
 

@@ -171,7 +171,7 @@ function plan(t: Target, i: number, fixed: Mutation[], sweep: SwapTask[], seed: 
   }
   const s = rng.pick(t.seeds);
   if (rng.chance(0.04)) {
-    // validate_settings gets the settings object alone (contract §2.2)
+    // validate_settings gets the settings object alone (docs/wasm-contract.md#validate_settings)
     const settings = (s.doc as { settings?: unknown } | null)?.settings ?? {};
     const m = mutate(rng, makeSeed(`${s.name} settings`, Buffer.from(JSON.stringify(settings), "utf8")), t.seeds);
     return { mutation: m, seed: s, rng, operation: "validate_settings" };

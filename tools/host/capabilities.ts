@@ -1,7 +1,7 @@
-// `__host_call` as policy-evaluator answers it (contract §4): binding check, dispatch on
-// namespace/operation, gating (host-capability allow-list, then contextAwareResources), strict
-// payload parsing, then an answer from a replay session or a fake cluster. `tracing/log` is never
-// gated nor recorded and returns an empty body.
+// `__host_call` as policy-evaluator answers it (docs/wasm-contract.md#host-capabilities): binding
+// check, dispatch on namespace/operation, gating (host-capability allow-list, then
+// contextAwareResources), strict payload parsing, then an answer from a replay session or a fake
+// cluster. `tracing/log` is never gated nor recorded and returns an empty body.
 //
 // The configuration is plain data (structured-cloneable) so an evaluation can run in a Worker.
 import type { HostCallHandler } from "./guest";

@@ -1,9 +1,9 @@
 // A fake cluster for host capabilities: a YAML list (or multi-document stream, or a `kind: List`)
 // of Kubernetes objects answering get_resource / list_resources_* the way policy-evaluator's kube
-// client does: its scope rules and error texts (contract §4.3), and its answer bytes (a
-// DynamicObject: apiVersion, kind, metadata, then the other keys in byte order; listed objects come
-// from a reflector cache, which empties `managedFields`, ensures `annotations` and drops
-// kubectl's last-applied-configuration annotation). tools/host/README.md lists what is emulated.
+// client does: its scope rules and error texts (docs/wasm-contract.md#host-errors), and its answer
+// bytes (a DynamicObject: apiVersion, kind, metadata, then the other keys in byte order; listed
+// objects come from a reflector cache, which empties `managedFields`, ensures `annotations` and
+// drops kubectl's last-applied-configuration annotation). tools/host/README.md lists what is emulated.
 import * as fs from "node:fs";
 import * as yaml from "js-yaml";
 import { LOSSLESS_YAML_SCHEMA, yamlToNode } from "./request";

@@ -1,5 +1,5 @@
-// `cachewarden run`: kwctl run without kwctl (contract §5.1). validate_settings, then validate,
-// then the AdmissionResponse JSON on stdout; exit 0 for accept and reject alike.
+// `cachewarden run`: kwctl run without kwctl (docs/wasm-contract.md#kwctl-run). validate_settings,
+// then validate, then the AdmissionResponse JSON on stdout; exit 0 for accept and reject alike.
 import { Command, Option } from "commander";
 import { ContextAwareResource, HostCapabilitiesConfig } from "./capabilities";
 import { loadClusterObjects } from "./cluster";

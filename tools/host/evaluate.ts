@@ -1,6 +1,7 @@
 // One policy evaluation the way kwctl / policy-server do it: `validate_settings` with the settings
 // object alone, then `validate` with `{"request": …, "settings": …}`, each in a fresh instance,
-// then the AdmissionResponse with policy-server's post-processing (contract §2).
+// then the AdmissionResponse with policy-server's post-processing
+// (docs/wasm-contract.md#admission-response).
 //
 // Time budget (policy-server's epoch deadline, default 2 s): JS cannot interrupt wasm running on
 // the same thread, so the default synchronous path *measures* every guest call and, when a call

@@ -1,7 +1,8 @@
-// kwctl replay sessions (contract §5.2): a YAML list of exchanges whose `request` is itself a YAML
-// string holding serde_yaml's externally tagged enum (`!KubernetesGetResource` + fields). Replay is
-// strict: every call consumes the next exchange, and the live request must equal the recorded one
-// (absent `Option` keys read as null) or the call fails. Leftover exchanges only warn, like kwctl.
+// kwctl replay sessions (docs/wasm-contract.md#replay-sessions): a YAML list of exchanges whose
+// `request` is itself a YAML string holding serde_yaml's externally tagged enum
+// (`!KubernetesGetResource` + fields). Replay is strict: every call consumes the next exchange,
+// and the live request must equal the recorded one (absent `Option` keys read as null) or the call
+// fails. Leftover exchanges only warn, like kwctl.
 import * as fs from "node:fs";
 import * as yaml from "js-yaml";
 import { CALLBACK_FAILURE, rustDebugString } from "./rust";

@@ -1,6 +1,7 @@
-// From the guest's ValidationResponse to kwctl's AdmissionResponse (contract §2.1, §5.1):
-// strict serde-like parsing, mutated_object → base64 RFC 6902 patch, then policy-server's
-// post-processing (monitor / protect + not allowed to mutate / custom message).
+// From the guest's ValidationResponse to kwctl's AdmissionResponse
+// (docs/wasm-contract.md#admission-response, #kwctl-run): strict serde-like parsing, mutated_object
+// → base64 RFC 6902 patch, then policy-server's post-processing (monitor / protect + not allowed to
+// mutate / custom message).
 import { compare, Operation } from "fast-json-patch";
 import { deserialize, SerdeError, SerdeType } from "./serde";
 

@@ -1,6 +1,6 @@
 // Runs as-pect and closes with a line CI can read: `<P> passed, <F> failed`.
 // as-pect itself prints `[Tests]: P / T` and passes with zero specs, so: no summary, a non-zero
-// exit, or zero tests all fail this run (toolchain.md §5).
+// exit, or zero tests all fail this run (docs/wasm-contract.md#as-pect).
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 

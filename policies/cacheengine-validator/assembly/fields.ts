@@ -1,5 +1,5 @@
-// Typed reads of engine fields with V3 type errors (cachebackend-validator.md §9.1 / V4, as
-// cacheengine-validator.md §5 applies them): a member of the wrong JSON type becomes
+// Typed reads of engine fields with V3 type errors, values printed as V4 says
+// (docs/policies/cacheengine-validator.md#malformed-input): a member of the wrong JSON type becomes
 // `<path>: Invalid value: <JSON value>: must be a …` in the error list and reads as Invalid, so the
 // rules that need it skip it. `null` reads as absent (Kubernetes "not set").
 import { JsonValue, Read, ReadState } from "../../../assembly/json/index";
@@ -117,7 +117,7 @@ export function readStringAt(parent: JsonValue | null, key: string, path: string
 }
 
 /** `parent.key` as an int32: an integer, or an integral number written as a float (`256.0`,
- *  `2.56e2`) as the API server admits it (§5); out of range → `must be a 32-bit integer`. */
+ *  `2.56e2`) as the API server admits it (docs/policies/cacheengine-validator.md#malformed-input); out of range → `must be a 32-bit integer`. */
 export function readInt32At(parent: JsonValue | null, key: string, path: string, errs: FieldErrorList): Read<i32> {
   const v = presentMember(parent, key);
   if (v === null) return absent<i32>(0);

@@ -1,6 +1,7 @@
-// validate / validate_settings of cacheengine-validator (cacheengine-validator.md §1, §5):
-// decode the request, pick the engine kind from `request.kind.kind`, run the rules on CREATE, keep
-// only introduced violations on UPDATE, and answer with the Kubernetes 422 message.
+// validate / validate_settings of cacheengine-validator
+// (docs/policies/cacheengine-validator.md#responses): decode the request, pick the engine kind from
+// `request.kind.kind`, run the rules on CREATE, keep only introduced violations on UPDATE, and
+// answer with the Kubernetes 422 message.
 import { JsonValue, parseJson } from "../../../assembly/json/index";
 import {
   decodeValidationPayload, accept, reject, settingsValid, settingsInvalid, ValidationRequest,

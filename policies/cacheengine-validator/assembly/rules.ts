@@ -1,6 +1,7 @@
-// The rules of cacheengine-validator.md §3, one function per table row and in the table's order.
-// Pure: an engine object in, its violations out. Containers are read once (a wrong JSON type is
-// reported where the field is first read, §5 "never trap") and handed to the rules that need them.
+// The rules of docs/policies/cacheengine-validator.md#rules, one function per table row and in the
+// table's order. Pure: an engine object in, its violations out. Containers are read once (a wrong
+// JSON type is reported where the field is first read, never a trap) and handed to the rules that
+// need them.
 import { JsonValue, Read } from "../../../assembly/json/index";
 import {
   FieldErrorList, required, invalidString, notSupportedString,
@@ -20,7 +21,7 @@ import {
 
 export enum EngineKind { LMCache, CacheBlend, Other }
 
-// ---- details, exactly as the spec's table (the two shared with the injectors live in keys) ----
+// ---- details as docs/policies/cacheengine-validator.md#rules lists them (two live in keys) ----
 // @ts-ignore: decorator
 @lazy
 export const CHUNK_SIZE_DETAIL = "must be 256 for CacheBlend (chunk_size == block_size 64 * 4)";
@@ -194,9 +195,9 @@ function rejectRepositoryWhitespace(repository: Read<string>, errs: FieldErrorLi
   }
 }
 
-// 8b. `tag` contains whitespace or control characters. Not in the spec's table (§2 checks the tag's
-// type only), but the injectors skip such an engine as `payload-image-invalid` (lmcache-injectors.md
-// §11.2 X3), and §6 promises that an admitted engine never causes that skip.
+// 8b. `tag` contains whitespace or control characters. The injectors skip such an engine as
+// `payload-image-invalid` (docs/policies/lmcache-injector.md#x3), and an admitted engine must never
+// cause that skip (docs/policies/cacheengine-validator.md#rule-8b).
 function rejectTagWhitespace(tag: Read<string>, errs: FieldErrorList): void {
   if (tag.ok && containsWhitespaceOrControl(tag.value)) {
     errs.add(invalidString(TAG, tag.value, MUST_NOT_CONTAIN_WHITESPACE_DETAIL));

@@ -1,8 +1,8 @@
 // Writes policies/cacheengine-validator/test_data/ (kwctl formats + cases.yml, docs/test-data.md).
 //   node --import tsx policies/cacheengine-validator/test/make-test-data.ts
 //
-// Every expected message is written out by hand from cacheengine-validator.md (§3 details, §4
-// DNS-1123 texts, §5 rendering), never taken from the policy's output.
+// Every expected message is written out by hand from docs/policies/cacheengine-validator.md (rule
+// details, DNS-1123 texts, rendering), never taken from the policy's output.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as yaml from "js-yaml";
@@ -86,106 +86,106 @@ function add(name: string, description: string, req: Json, expect: Json, extra: 
   cases.push({ name, description, request: `request_${name}.json`, req, expect, ...extra });
 }
 
-// ---- acceptance cases 1–30 (cacheengine-validator.md §7) ----
-add("cb-base", "#1 CacheBlend base object, CREATE", request("CREATE", cbBase()), accept);
-add("lm-base", "#2 LMCache base object without injection, CREATE", request("CREATE", lmBase()), accept);
-add("lm-defaulted-footgun-repository", "#3 LMCache payloadImage: {} as stored after CRD defaulting (rule 7)",
+// ---- acceptance cases ----
+add("cb-base", "CacheBlend base object, CREATE", request("CREATE", cbBase()), accept);
+add("lm-base", "LMCache base object without injection, CREATE", request("CREATE", lmBase()), accept);
+add("lm-defaulted-footgun-repository", "LMCache payloadImage: {} as stored after CRD defaulting (rule 7)",
   request("CREATE", withInjection(lmBase(), { payloadImage: clone(FOOTGUN_IMAGE) })),
   reject(LM(`spec.injection.payloadImage.repository: Invalid value: "lmcache/vllm-openai": ${FOOTGUN}`)));
-add("cb-defaulted-footgun-repository", "#4 CacheBlend with the defaulted lmcache/vllm-openai repository (rule 7)",
+add("cb-defaulted-footgun-repository", "CacheBlend with the defaulted lmcache/vllm-openai repository (rule 7)",
   request("CREATE", cbWith((s) => { s.injection.payloadImage = clone(FOOTGUN_IMAGE); })),
   reject(CB(`spec.injection.payloadImage.repository: Invalid value: "lmcache/vllm-openai": ${FOOTGUN}`)));
-add("lm-empty-repository", "#5 LMCache repository \"\" (rule 6)",
+add("lm-empty-repository", "LMCache repository \"\" (rule 6)",
   request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "" } })),
   reject(LM("spec.injection.payloadImage.repository: Required value: must be a non-empty string")));
-add("lm-blank-repository", "#6 LMCache repository of spaces counts as unset (rule 6)",
+add("lm-blank-repository", "LMCache repository of spaces counts as unset (rule 6)",
   request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "  " } })),
   reject(LM("spec.injection.payloadImage.repository: Required value: must be a non-empty string")));
-add("lm-digest-repository", "#7 LMCache repository with @sha256: digest is accepted",
+add("lm-digest-repository", "LMCache repository with @sha256: digest is accepted",
   request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p@sha256:abc" } })), accept);
-add("lm-repository-with-space", "#8 LMCache repository containing a space (rule 8)",
+add("lm-repository-with-space", "LMCache repository containing a space (rule 8)",
   request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p latest" } })),
   reject(LM('spec.injection.payloadImage.repository: Invalid value: "reg/p latest": must not contain whitespace')));
-add("cb-missing-injection", "#9 CacheBlend without spec.injection (rule 4)",
+add("cb-missing-injection", "CacheBlend without spec.injection (rule 4)",
   request("CREATE", cbWith((s) => { delete s.injection; })),
   reject(CB(`spec.injection: Required value: ${CB_REQ}`)));
-add("cb-missing-payload-image", "#10 CacheBlend injection without payloadImage (rule 5)",
+add("cb-missing-payload-image", "CacheBlend injection without payloadImage (rule 5)",
   request("CREATE", cbWith((s) => { s.injection = { cudagraph: "eager" }; })),
   reject(CB(`spec.injection.payloadImage: Required value: ${CB_REQ}`)));
-add("cb-chunk-size-128", "#11 CacheBlend server.chunkSize 128 (rule 1)",
+add("cb-chunk-size-128", "CacheBlend server.chunkSize 128 (rule 1)",
   request("CREATE", cbWith((s) => { s.server.chunkSize = 128; })),
   reject(CB("spec.server.chunkSize: Invalid value: 128: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)")));
-add("cb-recomp-ratio-zero", "#12 CacheBlend blend.recompRatio 0 is outside (0, 1] (rule 3)",
+add("cb-recomp-ratio-zero", "CacheBlend blend.recompRatio 0 is outside (0, 1] (rule 3)",
   request("CREATE", cbWith((s) => { s.blend.recompRatio = 0; })),
   reject(CB("spec.blend.recompRatio: Invalid value: 0: must be in (0.0, 1.0]")));
-add("cb-recomp-ratio-one", "#13 CacheBlend blend.recompRatio 1 is the closed upper bound",
+add("cb-recomp-ratio-one", "CacheBlend blend.recompRatio 1 is the closed upper bound",
   request("CREATE", cbWith((s) => { s.blend.recompRatio = 1; })), accept);
-add("cb-recomp-ratio-and-check-layer", "#14 two violations, reported in rule order (rules 2 and 3)",
+add("cb-recomp-ratio-and-check-layer", "two violations, reported in rule order (rules 2 and 3)",
   request("CREATE", cbWith((s) => { s.blend.recompRatio = 1.5; s.blend.checkLayer = -1; })),
   reject(many("CacheBlendEngine", "cb", [
     "spec.blend.checkLayer: Invalid value: -1: must be >= 0",
     "spec.blend.recompRatio: Invalid value: 1.5: must be in (0.0, 1.0]",
   ])));
-add("cb-cudagraph-full", "#15 CacheBlend cudagraph outside the enum (rule 13)",
+add("cb-cudagraph-full", "CacheBlend cudagraph outside the enum (rule 13)",
   request("CREATE", cbWith((s) => { s.injection.cudagraph = "full"; })),
   reject(CB('spec.injection.cudagraph: Unsupported value: "full": supported values: "eager", "piecewise", "full_decode_only"')));
-add("cb-cudagraph-full-decode-only", "#16 CacheBlend cudagraph full_decode_only is accepted",
+add("cb-cudagraph-full-decode-only", "CacheBlend cudagraph full_decode_only is accepted",
   request("CREATE", cbWith((s) => { s.injection.cudagraph = "full_decode_only"; })), accept);
-add("lm-pull-policy-sometimes", "#17 LMCache pullPolicy outside the enum (rule 9)",
+add("lm-pull-policy-sometimes", "LMCache pullPolicy outside the enum (rule 9)",
   request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p", tag: "v1", pullPolicy: "Sometimes" } })),
   reject(LM('spec.injection.payloadImage.pullPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "IfNotPresent"')));
-add("lm-pull-secret-not-dns1123", "#18 LMCache imagePullSecrets name with upper case and underscore (rule 11)",
+add("lm-pull-secret-not-dns1123", "LMCache imagePullSecrets name with upper case and underscore (rule 11)",
   request("CREATE", withInjection(lmBase(), { imagePullSecrets: [{ name: "Payload_Pull" }] })),
   reject(LM(`spec.injection.imagePullSecrets[0].name: Invalid value: "Payload_Pull": ${SUBDOMAIN}`)));
-add("lm-pull-secret-empty-name", "#19 LMCache imagePullSecrets name \"\" (rule 10)",
+add("lm-pull-secret-empty-name", "LMCache imagePullSecrets name \"\" (rule 10)",
   request("CREATE", withInjection(lmBase(), { imagePullSecrets: [{ name: "" }] })),
   reject(LM("spec.injection.imagePullSecrets[0].name: Required value: must be a non-empty Secret name")));
-add("lm-target-container-not-dns1123", "#20 LMCache targetContainer vLLM is not a DNS-1123 label (rule 12)",
+add("lm-target-container-not-dns1123", "LMCache targetContainer vLLM is not a DNS-1123 label (rule 12)",
   request("CREATE", withInjection(lmBase(), { targetContainer: "vLLM" })),
   reject(LM(`spec.injection.targetContainer: Invalid value: "vLLM": ${LABEL}`)));
-add("lm-target-container-empty", "#21 LMCache targetContainer \"\" means the first container",
+add("lm-target-container-empty", "LMCache targetContainer \"\" means the first container",
   request("CREATE", withInjection(lmBase(), { targetContainer: "" })), accept);
-add("lm-target-container-64-chars", "#22 LMCache targetContainer of 64 characters (rule 12, length)",
+add("lm-target-container-64-chars", "LMCache targetContainer of 64 characters (rule 12, length)",
   request("CREATE", withInjection(lmBase(), { targetContainer: LONG_LABEL })),
   reject(LM(`spec.injection.targetContainer: Invalid value: "${LONG_LABEL}": must be no more than 63 characters`)));
-add("lm-pull-secrets-without-payload-image", "#23 LMCache imagePullSecrets without payloadImage is accepted",
+add("lm-pull-secrets-without-payload-image", "LMCache imagePullSecrets without payloadImage is accepted",
   request("CREATE", withInjection(lmBase(), { imagePullSecrets: [{ name: "payload-pull" }] })), accept);
 {
   const old = withInjection(lmBase(), { payloadImage: clone(FOOTGUN_IMAGE) });
   const neu = clone(old); neu.metadata.labels.team = "inference";
-  add("update-preexisting-footgun", "#24 UPDATE keeps a pre-existing default repository, only a label changes",
+  add("update-preexisting-footgun", "UPDATE keeps a pre-existing default repository, only a label changes",
     request("UPDATE", neu, old), accept);
 }
 {
   const old = withInjection(lmBase(), { payloadImage: { repository: "reg/p", tag: "v1", pullPolicy: "IfNotPresent" } });
   const neu = clone(old); neu.spec.injection.payloadImage.repository = "lmcache/vllm-openai";
-  add("update-introduces-footgun", "#25 UPDATE changes repository from reg/p to lmcache/vllm-openai",
+  add("update-introduces-footgun", "UPDATE changes repository from reg/p to lmcache/vllm-openai",
     request("UPDATE", neu, old),
     reject(LM(`spec.injection.payloadImage.repository: Invalid value: "lmcache/vllm-openai": ${FOOTGUN}`)));
 }
 {
   const old = cbWith((s) => { s.server.chunkSize = 128; });
   const neu = cbWith((s) => { s.server.chunkSize = 64; });
-  add("update-chunk-size-changed", "#26 UPDATE changes a bad chunkSize 128 into another bad value 64",
+  add("update-chunk-size-changed", "UPDATE changes a bad chunkSize 128 into another bad value 64",
     request("UPDATE", neu, old),
     reject(CB("spec.server.chunkSize: Invalid value: 64: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)")));
 }
-add("lm-injection-is-string", "#27 LMCache spec.injection is a string (malformed, never a trap)",
+add("lm-injection-is-string", "LMCache spec.injection is a string (malformed, never a trap)",
   request("CREATE", lmWith((s) => { s.injection = "x"; })),
   reject(LM('spec.injection: Invalid value: "x": must be an object')));
-add("cb-injection-is-string", "#27 CacheBlend spec.injection is a string: type error instead of rules 4/5",
+add("cb-injection-is-string", "CacheBlend spec.injection is a string: type error instead of rules 4/5",
   request("CREATE", cbWith((s) => { s.injection = "x"; })),
   reject(CB('spec.injection: Invalid value: "x": must be an object')));
-add("cb-recomp-ratio-string", "#28 CacheBlend blend.recompRatio is the string \"0.5\"",
+add("cb-recomp-ratio-string", "CacheBlend blend.recompRatio is the string \"0.5\"",
   request("CREATE", cbWith((s) => { s.blend.recompRatio = "0.5"; })),
   reject(CB('spec.blend.recompRatio: Invalid value: "0.5": must be a number')));
-add("other-kind", "#29 a kind this policy does not know (misconfigured rules) is accepted",
+add("other-kind", "a kind this policy does not know (misconfigured rules) is accepted",
   request("CREATE", { apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "LMCacheCoordinator", metadata: { name: "coord", namespace: "vllm-ns" }, spec: { injection: "x" } }),
   accept);
-cases.push({ name: "settings-unknown-key", description: "#30 any settings key is unknown", operation: "validate_settings",
+cases.push({ name: "settings-unknown-key", description: "any settings key is unknown", operation: "validate_settings",
   settings: "settings_unknown-key.json", settingsBody: { strict: true }, expect: { valid: false, message: "strict: unknown field" } });
 
-// ---- rule rows and edges beyond §7 ----
+// ---- rule rows and edges ----
 add("cb-chunk-size-256-and-defaults-absent", "CacheBlend with server and blend absent (CRD defaults not applied) is accepted",
   request("CREATE", cbWith((s) => { delete s.server; delete s.blend; })), accept);
 add("cb-check-layer-zero", "rule 2 boundary: checkLayer 0 is accepted",
@@ -229,7 +229,7 @@ add("lm-cudagraph-not-checked", "rule 13 is CacheBlend only: LMCacheEngine has n
   request("CREATE", withInjection(lmBase(), { cudagraph: "full", payloadImage: { repository: "reg/p" } })), accept);
 add("lm-server-blend-not-checked", "rules 1–3 are CacheBlend only",
   request("CREATE", lmWith((s) => { s.server = { chunkSize: 128, port: 8000 }; s.blend = { recompRatio: 7 }; })), accept);
-add("cb-unchecked-fields", "fields outside §2 are not checked (engine image secrets, E2-era injection fields)",
+add("cb-unchecked-fields", "fields outside the checked table are not checked (engine image secrets, E2-era injection fields)",
   request("CREATE", cbWith((s) => {
     s.l1 = { sizeGB: -3 }; s.eviction = { policy: "??" }; s.server.port = 99999; s.l2Backend = { type: "Nope" };
     s.imagePullSecrets = [{ name: "Not_A_Secret" }]; s.injection.blockSize = "x"; s.injection.attentionBackend = 7;
@@ -294,7 +294,7 @@ add("cb-chunk-size-string", "chunkSize as a string",
 add("cb-chunk-size-fraction", "chunkSize with a fraction is not an integer",
   request("CREATE", cbWith((s) => { s.server.chunkSize = 256.5; })),
   reject(CB("spec.server.chunkSize: Invalid value: 256.5: must be an integer")));
-// an integral number written as a float or with an exponent is that integer (§5; the API server
+// an integral number written as a float or with an exponent is that integer (#malformed-input; the API server
 // admits it for a schema `integer`), and reaches the policy with its spelling (tools/host/README.md)
 add("cb-chunk-size-float-form", "chunkSize 256.0 is the integer 256",
   request("CREATE", cbWith((s) => { s.server.chunkSize = raw("256.0"); })), accept);
@@ -350,82 +350,82 @@ add("cb-create-without-object", "a CREATE without object is rejected naming the 
 cases.push({ name: "settings-empty", description: "empty settings are valid", operation: "validate_settings",
   settings: "settings_empty.json", settingsBody: {}, expect: { valid: true } });
 
-// which rows of cacheengine-validator.md each case covers (§7 case numbers come from the descriptions)
+// which anchors of docs/policies/cacheengine-validator.md each case covers
 const COVERS: Record<string, string> = {
-  "cb-base": "§3 rules 1-13 (none fire)",
-  "lm-base": "§3 rules 6-12 (none fire)",
-  "lm-defaulted-footgun-repository": "§3 rule 7",
-  "cb-defaulted-footgun-repository": "§3 rule 7",
-  "lm-empty-repository": "§3 rule 6",
-  "lm-blank-repository": "§3 rule 6",
-  "lm-digest-repository": "§3 rules 6-8",
-  "lm-repository-with-space": "§3 rule 8",
-  "cb-missing-injection": "§3 rule 4",
-  "cb-missing-payload-image": "§3 rule 5",
-  "cb-chunk-size-128": "§3 rule 1",
-  "cb-recomp-ratio-zero": "§3 rule 3",
-  "cb-recomp-ratio-one": "§3 rule 3",
-  "cb-recomp-ratio-and-check-layer": "§3 rules 2-3, §5 aggregation",
-  "cb-cudagraph-full": "§3 rule 13",
-  "cb-cudagraph-full-decode-only": "§3 rule 13",
-  "lm-pull-policy-sometimes": "§3 rule 9",
-  "lm-pull-secret-not-dns1123": "§3 rule 11, §4",
-  "lm-pull-secret-empty-name": "§3 rule 10",
-  "lm-target-container-not-dns1123": "§3 rule 12, §4",
-  "lm-target-container-empty": "§3 rule 12",
-  "lm-target-container-64-chars": "§3 rule 12, §4",
-  "lm-pull-secrets-without-payload-image": "§3 rules 6, 10-11",
-  "update-preexisting-footgun": "§5 UPDATE",
-  "update-introduces-footgun": "§5 UPDATE, §3 rule 7",
-  "update-chunk-size-changed": "§5 UPDATE, §3 rule 1",
-  "lm-injection-is-string": "§5 V3",
-  "cb-injection-is-string": "§5 V3, §3 rules 4-5",
-  "cb-recomp-ratio-string": "§5 V3, §3 rule 3",
-  "other-kind": "§1 kind",
-  "settings-unknown-key": "§1 settings",
-  "cb-chunk-size-256-and-defaults-absent": "§3 rules 1-3",
-  "cb-check-layer-zero": "§3 rule 2",
-  "cb-recomp-ratio-just-above-one": "§3 rule 3",
-  "cb-repository-absent": "§3 rule 6",
-  "lm-repository-with-tab": "§3 rule 8",
-  "lm-repository-leading-space": "§3 rule 8",
-  "lm-footgun-with-digest-tag": "§3 rule 7",
-  "lm-tag-with-whitespace": "§6 agreement with lmcache-injectors §11.2 X3 (rule 8b)",
-  "cb-pull-policy-sometimes": "§3 rule 9",
-  "lm-pull-policy-empty": "§3 rule 9",
-  "lm-pull-secret-name-absent": "§3 rule 10",
-  "lm-pull-secret-too-long-and-bad": "§3 rule 11, §4",
-  "cb-target-container-not-dns1123": "§3 rule 12, §4",
-  "lm-cudagraph-not-checked": "§3 rule 13",
-  "lm-server-blend-not-checked": "§3 rules 1-3",
-  "cb-unchecked-fields": "§2 not checked",
-  "cb-all-rules": "§3 rules 1-13, §5 aggregation",
-  "cb-spec-absent": "§3 rule 4",
-  "cb-injection-null": "§3 rule 4",
-  "lm-payload-image-null": "§3 rules 6-9",
-  "delete": "§1 DELETE",
-  "update-without-old-object": "§5 UPDATE",
-  "update-keeps-old-adds-new": "§5 UPDATE",
-  "update-fixes-violation": "§5 UPDATE",
-  "lm-spec-is-array": "§5 V3",
-  "cb-spec-is-array": "§5 V3",
-  "cb-chunk-size-string": "§5 V3, §3 rule 1",
-  "cb-chunk-size-fraction": "§5 V3, §3 rule 1",
-  "cb-chunk-size-beyond-int32": "§5 V3, §3 rule 1",
-  "cb-chunk-size-float-form": "§5 V3, §3 rule 1",
-  "cb-chunk-size-exponent-form": "§5 V3, §3 rule 1",
-  "cb-chunk-size-128-float-form": "§5 V3, §3 rule 1",
-  "cb-server-is-string": "§5 V3",
-  "cb-blend-is-list": "§5 V3",
-  "cb-check-layer-bool": "§5 V3, §3 rule 2",
-  "cb-payload-image-is-string": "§5 V3, §3 rule 5",
-  "lm-image-fields-wrong-types": "§5 V3",
-  "lm-pull-secrets-wrong-types": "§5 V3, §3 rule 10",
-  "lm-pull-secrets-not-a-list": "§5 V3",
-  "cb-target-container-and-cudagraph-wrong-types": "§5 V3",
-  "lm-object-not-an-object": "§5 V3",
-  "cb-create-without-object": "§5 V3",
-  "settings-empty": "§1 settings",
+  "cb-base": "#rules (1-13, none fire)",
+  "lm-base": "#rules (6-12, none fire)",
+  "lm-defaulted-footgun-repository": "#rule-7",
+  "cb-defaulted-footgun-repository": "#rule-7",
+  "lm-empty-repository": "#rule-6",
+  "lm-blank-repository": "#rule-6",
+  "lm-digest-repository": "#rule-6, #rule-7, #rule-8",
+  "lm-repository-with-space": "#rule-8",
+  "cb-missing-injection": "#rule-4",
+  "cb-missing-payload-image": "#rule-5",
+  "cb-chunk-size-128": "#rule-1",
+  "cb-recomp-ratio-zero": "#rule-3",
+  "cb-recomp-ratio-one": "#rule-3",
+  "cb-recomp-ratio-and-check-layer": "#rule-2, #rule-3, #aggregation",
+  "cb-cudagraph-full": "#rule-13",
+  "cb-cudagraph-full-decode-only": "#rule-13",
+  "lm-pull-policy-sometimes": "#rule-9",
+  "lm-pull-secret-not-dns1123": "#rule-11",
+  "lm-pull-secret-empty-name": "#rule-10",
+  "lm-target-container-not-dns1123": "#rule-12",
+  "lm-target-container-empty": "#rule-12",
+  "lm-target-container-64-chars": "#rule-12",
+  "lm-pull-secrets-without-payload-image": "#rule-6, #rule-10, #rule-11",
+  "update-preexisting-footgun": "#update",
+  "update-introduces-footgun": "#update, #rule-7",
+  "update-chunk-size-changed": "#update, #rule-1",
+  "lm-injection-is-string": "#malformed-input",
+  "cb-injection-is-string": "#malformed-input, #rule-4, #rule-5",
+  "cb-recomp-ratio-string": "#malformed-input, #rule-3",
+  "other-kind": "#kinds",
+  "settings-unknown-key": "#settings",
+  "cb-chunk-size-256-and-defaults-absent": "#rule-1, #rule-2, #rule-3",
+  "cb-check-layer-zero": "#rule-2",
+  "cb-recomp-ratio-just-above-one": "#rule-3",
+  "cb-repository-absent": "#rule-6",
+  "lm-repository-with-tab": "#rule-8",
+  "lm-repository-leading-space": "#rule-8",
+  "lm-footgun-with-digest-tag": "#rule-7",
+  "lm-tag-with-whitespace": "#rule-8b, #agreement",
+  "cb-pull-policy-sometimes": "#rule-9",
+  "lm-pull-policy-empty": "#rule-9",
+  "lm-pull-secret-name-absent": "#rule-10",
+  "lm-pull-secret-too-long-and-bad": "#rule-11",
+  "cb-target-container-not-dns1123": "#rule-12",
+  "lm-cudagraph-not-checked": "#rule-13",
+  "lm-server-blend-not-checked": "#rule-1, #rule-2, #rule-3",
+  "cb-unchecked-fields": "#not-checked",
+  "cb-all-rules": "#rules (1-13, all fire), #aggregation",
+  "cb-spec-absent": "#rule-4",
+  "cb-injection-null": "#rule-4",
+  "lm-payload-image-null": "#rule-6, #rule-7, #rule-8, #rule-9",
+  "delete": "#kinds",
+  "update-without-old-object": "#update",
+  "update-keeps-old-adds-new": "#update",
+  "update-fixes-violation": "#update",
+  "lm-spec-is-array": "#malformed-input",
+  "cb-spec-is-array": "#malformed-input",
+  "cb-chunk-size-string": "#malformed-input, #rule-1",
+  "cb-chunk-size-fraction": "#malformed-input, #rule-1",
+  "cb-chunk-size-beyond-int32": "#malformed-input, #rule-1",
+  "cb-chunk-size-float-form": "#malformed-input, #rule-1",
+  "cb-chunk-size-exponent-form": "#malformed-input, #rule-1",
+  "cb-chunk-size-128-float-form": "#malformed-input, #rule-1",
+  "cb-server-is-string": "#malformed-input",
+  "cb-blend-is-list": "#malformed-input",
+  "cb-check-layer-bool": "#malformed-input, #rule-2",
+  "cb-payload-image-is-string": "#malformed-input, #rule-5",
+  "lm-image-fields-wrong-types": "#malformed-input",
+  "lm-pull-secrets-wrong-types": "#malformed-input, #rule-10",
+  "lm-pull-secrets-not-a-list": "#malformed-input",
+  "cb-target-container-and-cudagraph-wrong-types": "#malformed-input",
+  "lm-object-not-an-object": "#malformed-input",
+  "cb-create-without-object": "#malformed-input",
+  "settings-empty": "#settings",
 };
 for (const c of cases) { if (COVERS[c.name]) c.covers = [COVERS[c.name]]; }
 const missingCovers = cases.filter((c) => !COVERS[c.name]).map((c) => c.name);
@@ -435,9 +435,8 @@ for (const f of fs.readdirSync(OUT)) fs.unlinkSync(path.join(OUT, f));
 const fix = (s: string): string => s.replace(/"@@RAW:([^@]*)@@"/g, "$1");
 const index: Json[] = [];
 for (const c of cases) {
-  const m = /^#(\d+) (.*)$/.exec(c.description);
-  const entry: Json = { name: c.name, description: m ? m[2] : c.description };
-  const covers = [m ? `§7 case ${m[1]}` : null, ...(c.covers || [])].filter(Boolean);
+  const entry: Json = { name: c.name, description: c.description };
+  const covers = [...(c.covers || [])];
   if (covers.length) entry.covers = covers.join(", ");
   if (c.operation) entry.operation = c.operation;
   if (c.request) {
@@ -454,7 +453,7 @@ for (const c of cases) {
 }
 const names = new Set<string>(); for (const c of index) { if (names.has(c.name)) throw new Error("dup " + c.name); names.add(c.name); }
 const header = "# cacheengine-validator e2e cases (format: docs/test-data.md). `covers` names the rows of\n" +
-  "# cacheengine-validator.md: §7 acceptance cases, §3 rules, §5 responses (V3 = malformed input).\n" +
+  "# docs/policies/cacheengine-validator.md: #rule-N, #update, #malformed-input and so on.\n" +
   "# Numbers reach the policy as written (256.0, 2.56e2), as policy-server delivers them; 1e400 cannot\n" +
   "# be delivered at all (serde_json rejects it), so it is unit-tested in assembly/__tests__/rules.spec.ts.\n";
 fs.writeFileSync(path.join(OUT, "cases.yml"), header + yaml.dump(index, { lineWidth: -1 }));

@@ -1,7 +1,8 @@
-// The lmcache-injector planner: lmcache-injectors.md §4.1, one step per table row, in order, with
-// the reason code at the step that produces it. It reads the request and the lookups and returns a
-// Decision; it never edits the pod. Every check runs before the first edit is planned, so a Wire
-// decision is the whole wiring and a Skip carries nothing but its reason (all-or-nothing, D2).
+// The lmcache-injector planner: docs/policies/lmcache-injector.md#steps, one step per table row, in
+// order, with the reason code at the step that produces it. It reads the request and the lookups
+// and returns a Decision; it never edits the pod. Every check runs before the first edit is
+// planned, so a Wire decision is the whole wiring and a Skip carries nothing but its reason
+// (all-or-nothing, D2).
 import { DecodedRequest, KubernetesLookups, ValidationRequest } from "../../../assembly/kubewarden/index";
 import { JsonValue } from "../../../assembly/json/index";
 import {
@@ -41,7 +42,7 @@ export class Decision {
   reason: string = "";
   detail: string = "";
   plan: Plan = new Plan();
-  /** Wire only: the target already passes --kv-transfer-config (§6.4, §8.2 warning) */
+  /** Wire only: the target already passes --kv-transfer-config (stamped and warned) */
   userHasKV: bool = false;
   /** Wire only: the wired container's name */
   container: string = "";
@@ -78,7 +79,7 @@ class ResolvedEngine {
   constructor(public injection: EngineInjection, public kvText: string) {}
 }
 
-/** §4.1 for one decoded `validate` payload. */
+/** The steps for one decoded `validate` payload. */
 export function planLmcacheInjection(decoded: DecodedRequest, lookups: KubernetesLookups): Decision {
   const keys = lmcacheKeys();
 
@@ -120,7 +121,7 @@ export function planLmcacheInjection(decoded: DecodedRequest, lookups: Kubernete
   }
   const injection = resolvedEngine.injection;
 
-  // 12. target container (§5)
+  // 12. target container
   const target = resolveTargetContainer(pod, annotationText(pod, keys.containerAnnotation), injection);
   if (target.outcome == TargetOutcome.Malformed) return invalidRequest(target.detail);
   if (target.outcome == TargetOutcome.NotFound) return Decision.skip(REASON_TARGET_CONTAINER_NOT_FOUND, target.detail);
@@ -135,11 +136,11 @@ export function planLmcacheInjection(decoded: DecodedRequest, lookups: Kubernete
     if (command.size() > 0) return Decision.skip(REASON_COMMAND_OVERRIDE, detailCommandOverride(target.name));
   }
 
-  // 14. payload image (§6.2): no image → connection-only
+  // 14. payload image: no image → connection-only
   const payload = decidePayload(injection.payloadImage);
   if (payload.outcome == PayloadOutcome.Invalid) return Decision.skip(REASON_PAYLOAD_IMAGE_INVALID, payload.detail);
 
-  // 15. pull secrets, only when staging (§6.3, D5)
+  // 15. pull secrets, only when staging (D5)
   let secrets: string[] = [];
   if (payload.stages) {
     const resolvedSecrets = resolveInjectedPullSecrets(injection.imagePullSecrets, annotationText(pod, keys.pullSecretsAnnotation));
@@ -161,7 +162,7 @@ export function planLmcacheInjection(decoded: DecodedRequest, lookups: Kubernete
   const args = containerArgs(container);
   if (args === null) return invalidRequest(containerPath(target.index) + ".args is not an array of strings");
 
-  // 17. commit: §6.1 wiring, then §6.2 staging and §6.3 secrets, then §6.4 stamps
+  // 17. commit: wiring, then staging and secrets, then stamps
   const decision = new Decision();
   decision.kind = DecisionKind.Wire;
   decision.container = target.name;

@@ -1,5 +1,5 @@
-// lmcache-injector `validate`: decode → plan (§4.1) → apply through the shared `applyEdits` →
-// response (§8). Never rejects: every outcome is `accepted: true`.
+// lmcache-injector `validate`: decode → plan → apply through the shared `applyEdits` → response
+// (docs/policies/lmcache-injector.md#responses). Never rejects: every outcome is `accepted: true`.
 import {
   accept, decodeValidationPayload, DecodedRequest, KubernetesLookups, mutate, ValidationResponse, WapcLookups,
 } from "../../../assembly/kubewarden/index";
@@ -25,7 +25,7 @@ function podOf(decoded: DecodedRequest): JsonValue | null {
   return request === null ? null : request.object;
 }
 
-/** Turns a decision into the §8 response. */
+/** Turns a decision into its response. */
 export function respond(decoded: DecodedRequest, decision: Decision): ValidationResponse {
   if (decision.kind == DecisionKind.Pass) return accept();
   const pod = podOf(decoded);
@@ -40,8 +40,8 @@ export function respond(decoded: DecodedRequest, decision: Decision): Validation
 }
 
 /**
- * §8.1: the object with only the skip-reason annotation set, one warning, one audit annotation.
- * §8.3: when the object cannot carry the annotation, the same without `mutated_object`.
+ * Skip: the object with only the skip-reason annotation set, one warning, one audit annotation.
+ * Not stampable: when the object cannot carry the annotation, the same without `mutated_object`.
  */
 function skipResponse(pod: JsonValue | null, reason: string, detail: string): ValidationResponse {
   const keys = lmcacheKeys();

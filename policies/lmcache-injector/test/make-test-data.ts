@@ -3,7 +3,7 @@
 //
 // Every case states its decision by hand (which container is wired, which image and secrets are
 // staged, which reason and detail a skip carries). Only the mechanical JSON edits of a decided
-// wiring are done by the small `wire()` helper below, written from lmcache-injectors.md §6, never
+// wiring are done by the small `wire()` helper below, written from docs/policies/lmcache-injector.md#wiring, never
 // from the policy's output.
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -87,7 +87,7 @@ interface Wiring {
   staging?: Staging;
 }
 
-/** lmcache-injectors.md §6 edits for a decided wiring (the test oracle). */
+/** The edits of a decided wiring (the test oracle). */
 function wire(pod: J, w: Wiring = {}): J {
   const out = clone(pod);
   const spec = out.spec;
@@ -274,7 +274,7 @@ function skipCase(name: string, pod: J, c: Common, reason: string, detail: strin
   });
 }
 
-/** A skip whose annotation cannot be written (§8.3): warning and audit annotation only. */
+/** A skip whose annotation cannot be written (not stampable): warning and audit annotation only. */
 function unstampableCase(name: string, requestValue: J, c: Common, detail: string): void {
   const req = putJson(`request_${name}.json`, requestValue);
   addCase(name, c, req, {
@@ -309,66 +309,66 @@ const STAGING_INJECTION = {
 const STAGING_REF = "registry.example.com/lmcache/lmcache-payload:pinned";
 const stagingSession = (injection: J = STAGING_INJECTION) => [engineFound(injection), cmFound()];
 
-// ---- §4.1 rows 1–6: gate
+// ---- steps 1–6: gate
 unstampableCase("annotations-not-object", request(podWith((p) => { p.metadata.annotations = "lmcache.ai/lmcache-engine=cb"; })),
-  { description: "metadata.annotations is a string: not stampable, warning only", covers: "§4.1 row 3; §15 #34; §8.3", session: [] },
+  { description: "metadata.annotations is a string: not stampable, warning only", covers: "#step-3; #not-stampable", session: [] },
   "metadata.annotations is not an object");
 unstampableCase("annotation-value-not-string", request(podWith((p) => { p.metadata.annotations = { [K.engine]: "cb", "example.com/replicas": 3 }; })),
-  { description: "an annotation value is a number: not stampable, warning only", covers: "§4.1 row 3; §8.3", session: [] },
+  { description: "an annotation value is a number: not stampable, warning only", covers: "#step-3; #not-stampable", session: [] },
   "metadata.annotations[example.com/replicas] is not a string");
 unstampableCase("metadata-not-object", request({ apiVersion: "v1", kind: "Pod", metadata: ["vllm-pod"], spec: { containers: [] } }),
-  { description: "metadata is an array: not stampable, warning only", covers: "§4.1 row 3; §8.3", session: [] },
+  { description: "metadata is an array: not stampable, warning only", covers: "#step-3; #not-stampable", session: [] },
   "metadata is not an object");
 unstampableCase("object-not-object", request("vllm-pod"),
-  { description: "request.object is a string: not stampable, warning only", covers: "§4.1 row 3; §8.3", session: [] },
+  { description: "request.object is a string: not stampable, warning only", covers: "#step-3; #not-stampable", session: [] },
   "object is not a JSON object");
 passCase("update-operation", request(basicPod(), { operation: "UPDATE", oldObject: basicPod() }),
-  { description: "UPDATE of an opted-in pod is passed untouched", covers: "§4.1 row 2; §15 #31; X1", session: [] });
+  { description: "UPDATE of an opted-in pod is passed untouched", covers: "#step-2; #x1", session: [] });
 passCase("delete-operation", (() => { const r = request(undefined, { operation: "DELETE", oldObject: basicPod() }); return r; })(),
-  { description: "DELETE (no object) is passed", covers: "§4.1 row 2; §15 #32; X1", session: [] });
+  { description: "DELETE (no object) is passed", covers: "#step-2; #x1", session: [] });
 passCase("already-injected", request(withAnn({ [K.injected]: "true", [K.skip]: "engine-not-found" })),
-  { description: "injected guard \"true\" with a stale skip reason: passed unchanged", covers: "§4.1 row 4; §15 #3; §12.1 already injected", session: [] });
+  { description: "injected guard \"true\" with a stale skip reason: passed unchanged", covers: "#step-4; #upstream-tests (already injected)", session: [] });
 passCase("not-opted-in", request(basicPod({})),
-  { description: "no engine annotation: passed, no warning", covers: "§4.1 row 5; §15 #1; §12.1 no engine annotation", session: [] });
+  { description: "no engine annotation: passed, no warning", covers: "#step-5; #upstream-tests (no engine annotation)", session: [] });
 passCase("not-opted-in-no-annotations", request(podWith((p) => { delete p.metadata.annotations; })),
-  { description: "no metadata.annotations at all: passed", covers: "§4.1 row 5", session: [] });
+  { description: "no metadata.annotations at all: passed", covers: "#step-5", session: [] });
 passCase("engine-annotation-blank", request(basicPod({ [K.engine]: "   " })),
-  { description: "engine annotation is whitespace only: passed", covers: "§4.1 row 5; §15 #2", session: [] });
+  { description: "engine annotation is whitespace only: passed", covers: "#step-5", session: [] });
 injectCase("injected-capitalized", withAnn({ [K.injected]: "True" }),
-  { description: "injected guard \"True\" is not recognised: full injection", covers: "§4.1 row 4; §15 #4", session: STANDARD });
+  { description: "injected guard \"True\" is not recognised: full injection", covers: "#step-4", session: STANDARD });
 {
   const pod = podWith((p) => { delete p.metadata.namespace; });
   skipCase("no-namespace", pod,
-    { description: "neither request nor object carries a namespace", covers: "§4.1 row 6; §15 #36", session: [], reqExtra: { namespace: undefined } },
+    { description: "neither request nor object carries a namespace", covers: "#step-6", session: [], reqExtra: { namespace: undefined } },
     "invalid-request", "request could not be read: namespace is missing");
 }
 {
   const pod = podWith((p) => { delete p.metadata.namespace; });
   injectCase("namespace-from-request-only", pod,
-    { description: "object without metadata.namespace: namespace taken from the request", covers: "§4.1 row 6", session: STANDARD });
+    { description: "object without metadata.namespace: namespace taken from the request", covers: "#step-6", session: STANDARD });
 }
 {
   const pod = basicPod();
   injectCase("namespace-from-object-only", pod,
-    { description: "request without namespace: namespace taken from object.metadata", covers: "§4.1 row 6", session: STANDARD, reqExtra: { namespace: undefined } });
+    { description: "request without namespace: namespace taken from object.metadata", covers: "#step-6", session: STANDARD, reqExtra: { namespace: undefined } });
 }
 
-// ---- rows 7–8: engine reference and source
+// ---- steps 7–8: engine reference and source
 skipCase("engine-namespaced-ref", basicPod({ [K.engine]: "vllm-ns/cb" }),
-  { description: "LMCache engine annotation with a namespace: invalid, no lookup", covers: "§4.1 row 7; §15 #8; D4", session: [] },
+  { description: "LMCache engine annotation with a namespace: invalid, no lookup", covers: "#step-7; #d4", session: [] },
   "invalid-engine-reference", "\"vllm-ns/cb\" is not a valid engine reference");
 skipCase("engine-uppercase", basicPod({ [K.engine]: "CB" }),
-  { description: "engine name with upper case: invalid", covers: "§4.1 row 7; §15 #9", session: [] },
+  { description: "engine name with upper case: invalid", covers: "#step-7", session: [] },
   "invalid-engine-reference", "\"CB\" is not a valid engine reference");
 injectCase("engine-annotation-padded", basicPod({ [K.engine]: "  cb\t" }),
-  { description: "engine annotation is trimmed before use", covers: "§4.1 row 5; §2", session: STANDARD });
+  { description: "engine annotation is trimmed before use", covers: "#step-5; #keys", session: STANDARD });
 {
   const settings = putJson("settings_engine-cb-inline.json", { lookup: false, engines: { cb: { kvTransferConfig: { kv_connector: "X" } } } });
   injectCase("settings-engine", basicPod(),
-    { description: "AdmissionPolicy with an inline engine and lookup:false: no host call, settings text injected", covers: "§4.1 row 8; §15 #14; D8", settings, contextAware: false, session: [] },
+    { description: "AdmissionPolicy with an inline engine and lookup:false: no host call, settings text injected", covers: "#step-8; #settings; #d8", settings, contextAware: false, session: [] },
     { kv: "{\"kv_connector\":\"X\"}" });
   skipCase("settings-engine-not-inline", basicPod({ [K.engine]: "other" }),
-    { description: "lookup:false and the engine is not inline", covers: "§4.1 row 8; §15 #15", settings, contextAware: false, session: [] },
+    { description: "lookup:false and the engine is not inline", covers: "#step-8", settings, contextAware: false, session: [] },
     "engine-not-found", "engine other is not in settings.engines and lookups are disabled");
 }
 {
@@ -380,174 +380,174 @@ injectCase("engine-annotation-padded", basicPod({ [K.engine]: "  cb\t" }),
     } },
   });
   injectCase("settings-engine-staging", sidecarPod({ [K.engine]: "cb" }),
-    { description: "inline engine with injection: staging and target container from settings", covers: "§3; §4.1 row 8; D8", settings, contextAware: false, session: [] },
+    { description: "inline engine with injection: staging and target container from settings", covers: "#settings; #step-8; #d8", settings, contextAware: false, session: [] },
     { container: 1, kv: "{\"kv_connector\":\"LMCacheMPConnector\",\"kv_connector_extra_config\":{\"lmcache.mp.host\":\"tcp://cb.vllm-ns.svc.cluster.local\",\"lmcache.mp.port\":\"5555\"},\"kv_role\":\"kv_both\"}",
       staging: { ref: STAGING_REF, pullPolicy: "Always", secrets: ["lmcache-payload-pull"] } });
   const both = putJson("settings_engine-cb-inline-lookup-on.json", { engines: { cb: { kvTransferConfig: { kv_connector: "X" } } } });
   injectCase("settings-engine-before-lookup", basicPod(),
-    { description: "inline engine wins even with lookups on: no host call", covers: "§3 inline engine lookup; D8", settings: both, session: [] },
+    { description: "inline engine wins even with lookups on: no host call", covers: "#settings; #d8", settings: both, session: [] },
     { kv: "{\"kv_connector\":\"X\"}" });
   injectCase("settings-engine-absent-lookup-on", basicPod({ [K.engine]: "cb" }),
-    { description: "lookups on and an inline engine for another name: cluster lookup used", covers: "§4.1 rows 8–10",
+    { description: "lookups on and an inline engine for another name: cluster lookup used", covers: "#step-8; #step-9; #step-10",
       settings: putJson("settings_engine-other-inline-lookup-on.json", { lookup: true, engines: { other: { kvTransferConfig: { kv_connector: "X" } } } }), session: STANDARD });
 }
 
-// ---- row 9: engine CR
+// ---- step 9: engine CR
 skipCase("lookup-denied", basicPod(),
-  { description: "AdmissionPolicy (no contextAwareResources) with lookups on: denied", covers: "§4.1 row 9; §15 #13", contextAware: false },
+  { description: "AdmissionPolicy (no contextAwareResources) with lookups on: denied", covers: "#step-9", contextAware: false },
   "lookup-denied", "lookup of LMCacheEngine vllm-ns/cb was denied; use settings.engines");
 injectCase("engine-cr-absent", basicPod(),
-  { description: "LMCacheEngine not found, ConfigMap present: connection-only wiring", covers: "§4.1 row 9; §15 #11; §12.1 engine CR absent", session: [engineMissing(), cmFound()] });
+  { description: "LMCacheEngine not found, ConfigMap present: connection-only wiring", covers: "#step-9; #upstream-tests (engine CR absent)", session: [engineMissing(), cmFound()] });
 skipCase("engine-lookup-failed", basicPod(),
-  { description: "LMCacheEngine lookup fails with a server error", covers: "§4.1 row 9; §15 #12", session: [engineRaw(SERVER_ERROR, false)] },
+  { description: "LMCacheEngine lookup fails with a server error", covers: "#step-9", session: [engineRaw(SERVER_ERROR, false)] },
   "lookup-failed", "lookup of LMCacheEngine vllm-ns/cb failed");
 skipCase("engine-replay-mismatch", basicPod(),
-  { description: "the session recorded a lookup of another engine: kwctl's replay error is a failed lookup", covers: "§4.1 row 9; contract §5.2 replay",
+  { description: "the session recorded a lookup of another engine: kwctl's replay error is a failed lookup", covers: "#step-9",
     session: [engineFound(undefined, "other")] },
   "lookup-failed", "lookup of LMCacheEngine vllm-ns/cb failed");
 skipCase("engine-lookup-malformed", basicPod(),
-  { description: "LMCacheEngine lookup answers something that is not JSON", covers: "§4.1 row 9 (malformed)", session: [engineRaw("<html>502 Bad Gateway</html>")] },
+  { description: "LMCacheEngine lookup answers something that is not JSON", covers: "#step-9 (malformed answer)", session: [engineRaw("<html>502 Bad Gateway</html>")] },
   "lookup-failed", "lookup of LMCacheEngine vllm-ns/cb failed");
 skipCase("engine-injection-malformed", basicPod(),
-  { description: "LMCacheEngine spec.injection.payloadImage is a string (bypassed the schema)", covers: "§4.1 row 9 (malformed)",
+  { description: "LMCacheEngine spec.injection.payloadImage is a string (bypassed the schema)", covers: "#step-9 (malformed answer)",
     session: [engineFound({ payloadImage: "registry.example.com/lmcache/lmcache-payload:pinned" })] },
   "lookup-failed", "lookup of LMCacheEngine vllm-ns/cb failed");
 
-// ---- row 10: ConfigMap
+// ---- step 10: ConfigMap
 skipCase("configmap-absent", basicPod(),
-  { description: "connection ConfigMap not found: skip, hostIPC not set", covers: "§4.1 row 10; §15 #10; §12.1 ConfigMap absent", session: [engineFound(), cmMissing()] },
+  { description: "connection ConfigMap not found: skip, hostIPC not set", covers: "#step-10; #upstream-tests (ConfigMap absent)", session: [engineFound(), cmMissing()] },
   "engine-not-found", "ConfigMap vllm-ns/cb-connection not found");
 skipCase("configmap-lookup-failed", basicPod(),
-  { description: "ConfigMap lookup fails with a server error", covers: "§4.1 row 10", session: [engineFound(), cmRaw(false, SERVER_ERROR)] },
+  { description: "ConfigMap lookup fails with a server error", covers: "#step-10", session: [engineFound(), cmRaw(false, SERVER_ERROR)] },
   "lookup-failed", "lookup of ConfigMap vllm-ns/cb-connection failed");
 {
   // 63+1+63+1+63+1+58 = 250 characters: a valid subdomain, but "<name>-connection" (261) cannot exist.
   const long = ["a".repeat(63), "b".repeat(63), "c".repeat(63), "d".repeat(58)].join(".");
   skipCase("engine-name-too-long", basicPod({ [K.engine]: long }),
-    { description: "<engine>-connection longer than 253 characters: engine-not-found without a ConfigMap lookup", covers: "§4.1 row 10; X4", session: [engineMissing(long)] },
+    { description: "<engine>-connection longer than 253 characters: engine-not-found without a ConfigMap lookup", covers: "#step-10; #x4", session: [engineMissing(long)] },
     "engine-not-found", `ConfigMap vllm-ns/${long}-connection not found`);
 }
 
-// ---- row 11: connection value
+// ---- step 11: connection value
 skipCase("configmap-key-missing", basicPod(),
-  { description: "ConfigMap without kv-transfer-config.json", covers: "§4.1 row 11; §15 #16; D3", session: [engineFound(), cmFound({ "other.json": "{}" })] },
+  { description: "ConfigMap without kv-transfer-config.json", covers: "#step-11; #d3", session: [engineFound(), cmFound({ "other.json": "{}" })] },
   "connection-config-missing", "ConfigMap vllm-ns/cb-connection has no kv-transfer-config.json value");
 skipCase("configmap-value-empty", basicPod(),
-  { description: "kv-transfer-config.json is \"\"", covers: "§4.1 row 11; D3", session: [engineFound(), cmFound({ "kv-transfer-config.json": "" })] },
+  { description: "kv-transfer-config.json is \"\"", covers: "#step-11; #d3", session: [engineFound(), cmFound({ "kv-transfer-config.json": "" })] },
   "connection-config-missing", "ConfigMap vllm-ns/cb-connection has no kv-transfer-config.json value");
 skipCase("configmap-no-data", basicPod(),
-  { description: "ConfigMap without data", covers: "§4.1 row 11; D3", session: [engineFound(), cmRaw(true, JSON.stringify(connectionCm(undefined)))] },
+  { description: "ConfigMap without data", covers: "#step-11; #d3", session: [engineFound(), cmRaw(true, JSON.stringify(connectionCm(undefined)))] },
   "connection-config-missing", "ConfigMap vllm-ns/cb-connection has no kv-transfer-config.json value");
 skipCase("configmap-value-array", basicPod(),
-  { description: "kv-transfer-config.json is a JSON array", covers: "§4.1 row 11; §15 #17; D3", session: [engineFound(), cmFound({ "kv-transfer-config.json": "[1,2]" })] },
+  { description: "kv-transfer-config.json is a JSON array", covers: "#step-11; #d3", session: [engineFound(), cmFound({ "kv-transfer-config.json": "[1,2]" })] },
   "invalid-connection-config", "kv-transfer-config.json of vllm-ns/cb-connection is not a JSON object");
 skipCase("configmap-value-not-json", basicPod(),
-  { description: "kv-transfer-config.json is not JSON", covers: "§4.1 row 11; §15 #17; D3", session: [engineFound(), cmFound({ "kv-transfer-config.json": "not json" })] },
+  { description: "kv-transfer-config.json is not JSON", covers: "#step-11; #d3", session: [engineFound(), cmFound({ "kv-transfer-config.json": "not json" })] },
   "invalid-connection-config", "kv-transfer-config.json of vllm-ns/cb-connection is not a JSON object");
 {
   const userKv = podWith((p) => { p.spec.containers[0].args = ["--kv-transfer-config", "{\"kv_connector\":\"Other\"}"]; });
   skipCase("configmap-invalid-with-user-kv", userKv,
-    { description: "the connection value is checked even when the pod brings its own --kv-transfer-config", covers: "§4.1 row 11; D3", session: [engineFound(), cmFound({ "kv-transfer-config.json": "not json" })] },
+    { description: "the connection value is checked even when the pod brings its own --kv-transfer-config", covers: "#step-11; #d3", session: [engineFound(), cmFound({ "kv-transfer-config.json": "not json" })] },
     "invalid-connection-config", "kv-transfer-config.json of vllm-ns/cb-connection is not a JSON object");
 }
 
-// ---- row 12: target container
+// ---- step 12: target container
 skipCase("no-containers", podWith((p) => { p.spec.containers = []; }),
-  { description: "spec.containers is []", covers: "§4.1 row 12; §15 #18; §5", session: STANDARD },
+  { description: "spec.containers is []", covers: "#step-12; #target-container", session: STANDARD },
   "target-container-not-found", "pod has no containers");
 skipCase("only-init-containers", podWith((p) => { p.spec = { initContainers: [{ name: "vllm", image: "vllm/vllm-openai:latest" }] }; }),
-  { description: "only init containers, spec.containers absent", covers: "§4.1 row 12; §15 #19; §5", session: STANDARD },
+  { description: "only init containers, spec.containers absent", covers: "#step-12; #target-container", session: STANDARD },
   "target-container-not-found", "pod has no containers");
 skipCase("unknown-container", withAnn({ [K.container]: "does-not-exist" }),
-  { description: "container annotation names no container", covers: "§4.1 row 12; §12.1 container annotation does-not-exist", session: STANDARD },
+  { description: "container annotation names no container", covers: "#step-12; #upstream-tests (container annotation does-not-exist)", session: STANDARD },
   "target-container-not-found", "no container named \"does-not-exist\"");
 skipCase("engine-default-container-unknown", basicPod(),
-  { description: "engine injection.targetContainer names no container", covers: "§4.1 row 12; §5", session: [engineFound({ targetContainer: "vllm-main" }), cmFound()] },
+  { description: "engine injection.targetContainer names no container", covers: "#step-12; #target-container", session: [engineFound({ targetContainer: "vllm-main" }), cmFound()] },
   "target-container-not-found", "no container named \"vllm-main\"");
 injectCase("annotation-named-second-container", sidecarPod({ [K.engine]: "cb", [K.container]: "vllm" }),
-  { description: "[sidecar, vllm] + container annotation vllm: only vllm wired", covers: "§4.1 row 12; §12.1 annotation-named non-first container", session: STANDARD },
+  { description: "[sidecar, vllm] + container annotation vllm: only vllm wired", covers: "#step-12; #upstream-tests (annotation-named non-first container)", session: STANDARD },
   { container: 1 });
 injectCase("annotation-beats-engine-default", sidecarPod({ [K.engine]: "cb", [K.container]: " sidecar " }),
-  { description: "annotation (trimmed) wins over the engine's targetContainer", covers: "§5", session: [engineFound({ targetContainer: "vllm" }), cmFound()] },
+  { description: "annotation (trimmed) wins over the engine's targetContainer", covers: "#target-container", session: [engineFound({ targetContainer: "vllm" }), cmFound()] },
   { container: 0 });
 injectCase("engine-default-container-blank", sidecarPod({ [K.engine]: "cb" }),
-  { description: "engine targetContainer \"\": first container", covers: "§5", session: [engineFound({ targetContainer: "" }), cmFound()] },
+  { description: "engine targetContainer \"\": first container", covers: "#target-container", session: [engineFound({ targetContainer: "" }), cmFound()] },
   { container: 0 });
 
-// ---- row 13: command override
+// ---- step 13: command override
 skipCase("command-override", podWith((p) => { p.spec.containers[0].command = ["/bin/sh", "-c", "exec vllm serve"]; }),
-  { description: "target sets command: skip, hostIPC stays unset", covers: "§4.1 row 13; §15 #21; §12.1 command", session: STANDARD },
+  { description: "target sets command: skip, hostIPC stays unset", covers: "#step-13; #upstream-tests (command)", session: STANDARD },
   "command-override", "container \"vllm\" sets command; only args can be extended");
 injectCase("command-empty-array", podWith((p) => { p.spec.containers[0].command = []; }),
-  { description: "command: [] is not an override", covers: "§4.1 row 13; §15 #20", session: STANDARD });
+  { description: "command: [] is not an override", covers: "#step-13", session: STANDARD });
 {
   const pod = podWith((p) => { p.spec.hostIPC = false; p.spec.containers[0].command = ["vllm", "serve"]; });
   skipCase("command-override-hostipc-false", pod,
-    { description: "command override keeps hostIPC false", covers: "§15 #21; D2", session: STANDARD },
+    { description: "command override keeps hostIPC false", covers: "#step-13; #d2", session: STANDARD },
     "command-override", "container \"vllm\" sets command; only args can be extended");
 }
 
-// ---- row 14: payload image
+// ---- step 14: payload image
 injectCase("staging-full", sidecarPod({ [K.engine]: "cb", [K.container]: "vllm" }),
-  { description: "payload staging: emptyDir, init container, read-only mount, PYTHONPATH, pull secret", covers: "§4.1 row 14; §6.2; §12.1 payload staging", session: stagingSession() },
+  { description: "payload staging: emptyDir, init container, read-only mount, PYTHONPATH, pull secret", covers: "#step-14; #staging; #upstream-tests (payload staging)", session: stagingSession() },
   { container: 1, staging: { ref: STAGING_REF, secrets: ["lmcache-payload-pull"] } });
 injectCase("payload-image-unset", basicPod(),
-  { description: "engine injection without payloadImage: connection-only", covers: "§12.1 injection.payloadImage unset", session: [engineFound({ imagePullSecrets: [{ name: "lmcache-payload-pull" }] }), cmFound()] });
+  { description: "engine injection without payloadImage: connection-only", covers: "#upstream-tests (injection.payloadImage unset)", session: [engineFound({ imagePullSecrets: [{ name: "lmcache-payload-pull" }] }), cmFound()] });
 skipCase("payload-image-footgun", basicPod(),
-  { description: "payloadImage {} stored as lmcache/vllm-openai:latest: skip, no hostIPC, no args", covers: "§4.1 row 14; §15 #22; D6", session: [engineFound({ payloadImage: { repository: "lmcache/vllm-openai", tag: "latest", pullPolicy: "IfNotPresent" } }), cmFound()] },
+  { description: "payloadImage {} stored as lmcache/vllm-openai:latest: skip, no hostIPC, no args", covers: "#step-14; #d6", session: [engineFound({ payloadImage: { repository: "lmcache/vllm-openai", tag: "latest", pullPolicy: "IfNotPresent" } }), cmFound()] },
   "payload-image-invalid", "payloadImage.repository is the ImageSpec default lmcache/vllm-openai");
 injectCase("payload-image-repository-empty", basicPod(),
-  { description: "payloadImage.repository \"\": connection-only", covers: "§15 #23; §6.2", session: [engineFound({ payloadImage: { repository: "", tag: "pinned" } }), cmFound()] });
+  { description: "payloadImage.repository \"\": connection-only", covers: "#x2; #staging", session: [engineFound({ payloadImage: { repository: "", tag: "pinned" } }), cmFound()] });
 injectCase("payload-image-repository-blank", basicPod(),
-  { description: "payloadImage.repository blank: connection-only", covers: "X2", session: [engineFound({ payloadImage: { repository: "   " } }), cmFound()] });
+  { description: "payloadImage.repository blank: connection-only", covers: "#x2", session: [engineFound({ payloadImage: { repository: "   " } }), cmFound()] });
 injectCase("payload-image-digest", basicPod(),
-  { description: "repository with @sha256: used as is", covers: "§15 #24; D6", session: [engineFound({ payloadImage: { repository: "reg/p@sha256:4f1c2a7be0d0b3a5c1e5f0a9c6d2e8b7a1f3c5d7e9b1a3c5d7e9f1a3b5c7d9e1", tag: "latest", pullPolicy: "IfNotPresent" } }), cmFound()] },
+  { description: "repository with @sha256: used as is", covers: "#d6", session: [engineFound({ payloadImage: { repository: "reg/p@sha256:4f1c2a7be0d0b3a5c1e5f0a9c6d2e8b7a1f3c5d7e9b1a3c5d7e9f1a3b5c7d9e1", tag: "latest", pullPolicy: "IfNotPresent" } }), cmFound()] },
   { staging: { ref: "reg/p@sha256:4f1c2a7be0d0b3a5c1e5f0a9c6d2e8b7a1f3c5d7e9b1a3c5d7e9f1a3b5c7d9e1" } });
 injectCase("payload-image-defaults", basicPod(),
-  { description: "payloadImage with repository only: tag latest, IfNotPresent", covers: "§6.2", session: [engineFound({ payloadImage: { repository: "reg/p", tag: "", pullPolicy: "" } }), cmFound()] },
+  { description: "payloadImage with repository only: tag latest, IfNotPresent", covers: "#staging", session: [engineFound({ payloadImage: { repository: "reg/p", tag: "", pullPolicy: "" } }), cmFound()] },
   { staging: { ref: "reg/p:latest" } });
 skipCase("payload-image-whitespace", basicPod(),
-  { description: "repository containing a space", covers: "§4.1 row 14; X3", session: [engineFound({ payloadImage: { repository: "reg/p latest" } }), cmFound()] },
+  { description: "repository containing a space", covers: "#step-14; #x3", session: [engineFound({ payloadImage: { repository: "reg/p latest" } }), cmFound()] },
   "payload-image-invalid", "payloadImage repository is not a valid image reference part");
 skipCase("payload-image-tag-control", basicPod(),
-  { description: "tag containing a newline", covers: "§4.1 row 14; X3", session: [engineFound({ payloadImage: { repository: "reg/p", tag: "v1\n" } }), cmFound()] },
+  { description: "tag containing a newline", covers: "#step-14; #x3", session: [engineFound({ payloadImage: { repository: "reg/p", tag: "v1\n" } }), cmFound()] },
   "payload-image-invalid", "payloadImage tag is not a valid image reference part");
 skipCase("payload-image-bad-pull-policy", basicPod(),
-  { description: "pullPolicy outside the enum", covers: "§4.1 row 14; X3", session: [engineFound({ payloadImage: { repository: "reg/p", pullPolicy: "Sometimes" } }), cmFound()] },
+  { description: "pullPolicy outside the enum", covers: "#step-14; #x3", session: [engineFound({ payloadImage: { repository: "reg/p", pullPolicy: "Sometimes" } }), cmFound()] },
   "payload-image-invalid", "payloadImage pullPolicy is not a valid image reference part");
 
-// ---- staging details (§6.2, §6.3)
+// ---- staging and pull-secret details
 injectCase("staging-existing-pythonpath", podWith((p) => { p.spec.containers[0].env = [{ name: "PYTHONPATH", value: "/opt/extra" }]; }),
-  { description: "PYTHONPATH=/opt/extra becomes /lmcache-payload:/opt/extra", covers: "§6.2; §12.1 existing PYTHONPATH", session: stagingSession() },
+  { description: "PYTHONPATH=/opt/extra becomes /lmcache-payload:/opt/extra", covers: "#staging; #upstream-tests (existing PYTHONPATH)", session: stagingSession() },
   { staging: { ref: STAGING_REF, secrets: ["lmcache-payload-pull"] } });
 injectCase("staging-pythonpath-valuefrom", podWith((p) => { p.spec.containers[0].env = [{ name: "A", value: "1" }, { name: "PYTHONPATH", valueFrom: { configMapKeyRef: { name: "py", key: "path" } } }, { name: "B", value: "2" }]; }),
-  { description: "PYTHONPATH from valueFrom is replaced in place by the mount path", covers: "§6.2; §15 #25", session: stagingSession() },
+  { description: "PYTHONPATH from valueFrom is replaced in place by the mount path", covers: "#staging", session: stagingSession() },
   { staging: { ref: STAGING_REF, secrets: ["lmcache-payload-pull"] } });
 injectCase("staging-pythonpath-twice", podWith((p) => { p.spec.containers[0].env = [{ name: "PYTHONPATH", value: "/a" }, { name: "PYTHONPATH", value: "/b" }]; }),
-  { description: "two PYTHONPATH entries: both prefixed", covers: "§6.2; §15 #26", session: stagingSession() },
+  { description: "two PYTHONPATH entries: both prefixed", covers: "#staging", session: stagingSession() },
   { staging: { ref: STAGING_REF, secrets: ["lmcache-payload-pull"] } });
 injectCase("staging-pythonpath-empty", podWith((p) => { p.spec.containers[0].env = [{ name: "PYTHONPATH", value: "" }]; }),
-  { description: "PYTHONPATH \"\" becomes the mount path", covers: "§6.2", session: stagingSession() },
+  { description: "PYTHONPATH \"\" becomes the mount path", covers: "#staging", session: stagingSession() },
   { staging: { ref: STAGING_REF, secrets: ["lmcache-payload-pull"] } });
 injectCase("staging-secrets-override", withAnn({ [K.secrets]: "override-a,override-b" }),
-  { description: "pull-secret annotation replaces the engine's list", covers: "§6.3; §12.1 override annotation", session: stagingSession() },
+  { description: "pull-secret annotation replaces the engine's list", covers: "#pull-secrets; #upstream-tests (override annotation)", session: stagingSession() },
   { staging: { ref: STAGING_REF, secrets: ["override-a", "override-b"] } });
 injectCase("staging-secret-already-listed", podWith((p) => { p.spec.imagePullSecrets = [{ name: "lmcache-payload-pull" }]; }),
-  { description: "pod already lists the engine's secret: count stays 1", covers: "§6.3; §12.1 pod already lists", session: stagingSession() },
+  { description: "pod already lists the engine's secret: count stays 1", covers: "#pull-secrets; #upstream-tests (pod already lists)", session: stagingSession() },
   { staging: { ref: STAGING_REF, secrets: ["lmcache-payload-pull"] } });
 injectCase("staging-secrets-dedupe", podWith((p) => { p.spec.imagePullSecrets = [{ name: "b" }]; }, { [K.engine]: "cb", [K.secrets]: "a, a, b" }),
-  { description: "annotation \"a, a, b\" with pod [b]: [b, a]", covers: "§6.3; §15 #29", session: stagingSession() },
+  { description: "annotation \"a, a, b\" with pod [b]: [b, a]", covers: "#pull-secrets", session: stagingSession() },
   { staging: { ref: STAGING_REF, secrets: ["a", "a", "b"] } });
 injectCase("staging-secrets-annotation-blank-parts", withAnn({ [K.secrets]: " , " }),
-  { description: "annotation \" , \" is non-blank: replaces the engine list with nothing", covers: "§6.3", session: stagingSession() },
+  { description: "annotation \" , \" is non-blank: replaces the engine list with nothing", covers: "#pull-secrets", session: stagingSession() },
   { staging: { ref: STAGING_REF, secrets: [] } });
 skipCase("staging-bad-pull-secret-annotation", withAnn({ [K.secrets]: "good, Bad_Name" }),
-  { description: "staging with an invalid Secret name in the override annotation", covers: "§4.1 row 15; §15 #28; D5", session: stagingSession() },
+  { description: "staging with an invalid Secret name in the override annotation", covers: "#step-15; #d5", session: stagingSession() },
   "invalid-image-pull-secrets", "\"Bad_Name\" is not a valid Secret name");
 injectCase("unused-bad-pull-secret-annotation", withAnn({ [K.secrets]: "Bad_Name" }),
-  { description: "no staging: the override annotation is not read", covers: "§15 #27; D5", session: STANDARD });
+  { description: "no staging: the override annotation is not read", covers: "#d5", session: STANDARD });
 injectCase("engine-default-target-container", sidecarPod({ [K.engine]: "cb" }),
-  { description: "engine targetContainer vllm with [sidecar, vllm]: vllm wired and staged, sidecar untouched", covers: "§5; §12.1 engine targetContainer", session: stagingSession({ ...STAGING_INJECTION, targetContainer: "vllm" }) },
+  { description: "engine targetContainer vllm with [sidecar, vllm]: vllm wired and staged, sidecar untouched", covers: "#target-container; #upstream-tests (engine targetContainer)", session: stagingSession({ ...STAGING_INJECTION, targetContainer: "vllm" }) },
   { container: 1, staging: { ref: STAGING_REF, secrets: ["lmcache-payload-pull"] } });
 {
   const pod = podWith((p) => {
@@ -556,40 +556,40 @@ injectCase("engine-default-target-container", sidecarPod({ [K.engine]: "cb" }),
     p.spec.containers[0].volumeMounts = [{ name: "lmcache-payload", mountPath: "/lmcache-payload", readOnly: true }];
   });
   injectCase("staging-prestaged", pod,
-    { description: "pre-existing volume, init container and mount with the staging names: kept, not duplicated", covers: "§6.2; §12.1 pre-existing volume and init container", session: stagingSession() },
+    { description: "pre-existing volume, init container and mount with the staging names: kept, not duplicated", covers: "#staging; #upstream-tests (pre-existing volume and init container)", session: stagingSession() },
     { staging: { ref: STAGING_REF, secrets: ["lmcache-payload-pull"] } });
 }
 injectCase("staging-user-volume-kept", podWith((p) => { p.spec.volumes = [{ name: "lmcache-payload", hostPath: { path: "/opt/lmcache", type: "Directory" } }]; }),
-  { description: "user volume named lmcache-payload (hostPath) kept; init container and mount added", covers: "§6.2; §15 #30", session: stagingSession() },
+  { description: "user volume named lmcache-payload (hostPath) kept; init container and mount added", covers: "#staging", session: stagingSession() },
   { staging: { ref: STAGING_REF, secrets: ["lmcache-payload-pull"] } });
 
-// ---- §6.1 wiring details
+// ---- wiring details
 injectCase("user-pythonhashseed-kept", podWith((p) => { p.spec.containers[0].env = [{ name: "PYTHONHASHSEED", value: "42" }]; }),
-  { description: "user PYTHONHASHSEED=42 stays, no second entry", covers: "§6.1; §12.1 user-set PYTHONHASHSEED", session: STANDARD });
+  { description: "user PYTHONHASHSEED=42 stays, no second entry", covers: "#wiring; #upstream-tests (user-set PYTHONHASHSEED)", session: STANDARD });
 injectCase("user-pythonhashseed-valuefrom", podWith((p) => { p.spec.containers[0].env = [{ name: "PYTHONHASHSEED", valueFrom: { configMapKeyRef: { name: "seed", key: "v" } } }]; }),
-  { description: "user PYTHONHASHSEED from valueFrom counts as set", covers: "§6.1", session: STANDARD });
+  { description: "user PYTHONHASHSEED from valueFrom counts as set", covers: "#wiring", session: STANDARD });
 injectCase("user-kv-separate", podWith((p) => { p.spec.containers[0].args = ["--kv-transfer-config", "{\"kv_connector\":\"Other\"}"]; }),
-  { description: "user --kv-transfer-config <v>: kept, kv-transfer-config-present + injected, warning", covers: "§6.1; §6.4; §12.1 user kv", session: STANDARD },
+  { description: "user --kv-transfer-config <v>: kept, kv-transfer-config-present + injected, warning", covers: "#wiring; #stamping; #upstream-tests (user kv)", session: STANDARD },
   { kv: null });
 injectCase("user-kv-equals-form", podWith((p) => { p.spec.containers[0].args = ["--model", "m", "--kv-transfer-config={\"kv_connector\":\"Other\"}"]; }),
-  { description: "user --kv-transfer-config=<v>: kept, kv-transfer-config-present + injected", covers: "§6.1; §6.4", session: STANDARD },
+  { description: "user --kv-transfer-config=<v>: kept, kv-transfer-config-present + injected", covers: "#wiring; #stamping", session: STANDARD },
   { kv: null });
 injectCase("user-kv-equals-empty", podWith((p) => { p.spec.containers[0].args = ["--model", "m", "--kv-transfer-config="]; }),
-  { description: "--kv-transfer-config= (empty value) counts as user-supplied", covers: "§15 #7", session: STANDARD },
+  { description: "--kv-transfer-config= (empty value) counts as user-supplied", covers: "#wiring", session: STANDARD },
   { kv: null });
 injectCase("user-kv-with-staging", podWith((p) => { p.spec.containers[0].args = ["--kv-transfer-config", "{}"]; }, { [K.engine]: "cb", [K.skip]: "engine-not-found" }),
-  { description: "user kv and staging: staging still applied; stale reason rewritten", covers: "§6.4; D10", session: stagingSession() },
+  { description: "user kv and staging: staging still applied; stale reason rewritten", covers: "#stamping; #d10", session: stagingSession() },
   { kv: null, staging: { ref: STAGING_REF, secrets: ["lmcache-payload-pull"] } });
 injectCase("stale-skip-reason-removed", withAnn({ [K.skip]: "engine-not-found" }),
-  { description: "success on a pod with a stale skip reason removes it", covers: "§6.4; §15 #6; D10", session: STANDARD });
+  { description: "success on a pod with a stale skip reason removes it", covers: "#stamping; #d10", session: STANDARD });
 injectCase("basic-injection", basicPod(),
-  { description: "engine cb: hostIPC, args [--model, m, --kv-transfer-config, <cm value>], PYTHONHASHSEED, injected", covers: "§15 #5; §12.1 full injection", session: STANDARD });
+  { description: "engine cb: hostIPC, args [--model, m, --kv-transfer-config, <cm value>], PYTHONHASHSEED, injected", covers: "#wiring; #upstream-tests (full injection)", session: STANDARD });
 injectCase("args-absent", podWith((p) => { delete p.spec.containers[0].args; }),
-  { description: "target without args: args created", covers: "§6.1", session: STANDARD });
+  { description: "target without args: args created", covers: "#wiring", session: STANDARD });
 injectCase("hostipc-false-replaced", podWith((p) => { p.spec.hostIPC = false; }),
-  { description: "hostIPC false becomes true", covers: "§6.1", session: STANDARD });
+  { description: "hostIPC false becomes true", covers: "#wiring", session: STANDARD });
 {
-  // §15 #53 from the LMCache side: the cacheblend-injector ran first (name order) and wired the pod.
+  // Both injectors on one pod, from the LMCache side: the cacheblend-injector ran first (name order) and wired the pod.
   const pod = podWith((p) => {
     p.metadata.annotations = { [K.engine]: "cb", "lmcache.ai/cacheblend-engine": "cb", "lmcache.ai/cacheblend-injected": "true" };
     p.spec.hostIPC = true;
@@ -601,25 +601,25 @@ injectCase("hostipc-false-replaced", podWith((p) => { p.spec.hostIPC = false; })
     c.args = ["--model", "m", "--attention-backend", "CUSTOM", "--kv-transfer-config", "{\n  \"kv_connector\": \"CBKVConnector\"\n}", "--no-enable-chunked-prefill", "--block-size", "64", "--pipeline-parallel-size", "1", "--no-async-scheduling", "--enforce-eager"];
   });
   injectCase("after-cacheblend", pod,
-    { description: "pod already wired by cacheblend-injector: hostIPC/PYTHONHASHSEED only, kv-transfer-config-present", covers: "§15 #53 (LMCache side); §1", session: STANDARD },
+    { description: "pod already wired by cacheblend-injector: hostIPC/PYTHONHASHSEED only, kv-transfer-config-present", covers: "#registration (webhook order, LMCache side); #registration", session: STANDARD },
     { kv: null });
 }
 
-// ---- row 16: wrong JSON types
+// ---- step 16: wrong JSON types
 skipCase("args-element-number", podWith((p) => { p.spec.containers[0].args = ["--model", "m", "--port", 8000]; }),
-  { description: "an args element is a number", covers: "§4.1 row 16; §15 #35", session: STANDARD },
+  { description: "an args element is a number", covers: "#step-16", session: STANDARD },
   "invalid-request", "request could not be read: spec.containers[0].args[3] is not a string");
 skipCase("containers-not-array", podWith((p) => { p.spec.containers = { vllm: { image: "vllm/vllm-openai:latest" } }; }),
-  { description: "spec.containers is an object", covers: "§4.1 row 16", session: STANDARD },
+  { description: "spec.containers is an object", covers: "#step-16", session: STANDARD },
   "invalid-request", "request could not be read: spec.containers is not an array");
 skipCase("env-entry-without-name", podWith((p) => { p.spec.containers[0].env = [{ value: "1" }]; }),
-  { description: "an env entry without a string name", covers: "§4.1 row 16", session: STANDARD },
+  { description: "an env entry without a string name", covers: "#step-16", session: STANDARD },
   "invalid-request", "request could not be read: spec.containers[0].env[0].name is not a string");
 skipCase("command-not-array", podWith((p) => { p.spec.containers[0].command = "vllm serve"; }),
-  { description: "command is a string", covers: "§4.1 row 16", session: STANDARD },
+  { description: "command is a string", covers: "#step-16", session: STANDARD },
   "invalid-request", "request could not be read: spec.containers[0].command is not an array");
 skipCase("volumes-not-array-staging", podWith((p) => { p.spec.volumes = "none"; }),
-  { description: "staging with spec.volumes a string", covers: "§4.1 row 16", session: stagingSession() },
+  { description: "staging with spec.volumes a string", covers: "#step-16", session: stagingSession() },
   "invalid-request", "request could not be read: spec.volumes is not an array");
 
 // ---- realistic pod (benchmark input) and cluster-object cases
@@ -630,10 +630,10 @@ skipCase("volumes-not-array-staging", podWith((p) => { p.spec.volumes = "none"; 
   const reqText = `{"uid":"9b2f6c1e-7d4a-4e0b-8c3f-2a1d5e6f7a80","kind":{"group":"","version":"v1","kind":"Pod"},"resource":{"group":"","version":"v1","resource":"pods"},"requestKind":{"group":"","version":"v1","kind":"Pod"},"requestResource":{"group":"","version":"v1","resource":"pods"},"name":"vllm-qwen-7b","namespace":"vllm-ns","operation":"CREATE","userInfo":{"username":"alice@example.com","groups":["ml-platform","system:authenticated"]},"object":${raw},"dryRun":false,"options":{"kind":"CreateOptions","apiVersion":"meta.k8s.io/v1","fieldManager":"kubectl-client-side-apply","fieldValidation":"Strict"}}\n`;
   const req = put(`request_${name}.json`, reqText);
   const exp = putJson(`expected_${name}.json`, wire(pod));
-  addCase(name, { description: "realistic 7 KB vLLM pod (benchmark input): engine found without injection, ConfigMap present", covers: "§15 #5; §12.1 full injection; issue 3 benchmark", session: STANDARD }, req,
+  addCase(name, { description: "realistic 7 KB vLLM pod (benchmark input): engine found without injection, ConfigMap present", covers: "#wiring; #upstream-tests (full injection); benchmark input", session: STANDARD }, req,
     { allowed: true, mutated: true, object: exp, warnings: [], auditAnnotations: {}, annotations: { [K.injected]: "true", [K.skip]: null } });
   const expStaged = putJson(`expected_full-injection-staging.json`, wire(pod, { staging: { ref: STAGING_REF, secrets: ["lmcache-payload-pull"] } }));
-  addCase("full-injection-staging", { description: "realistic pod, engine with payload staging (cluster objects)", covers: "§6.2; §6.3", cluster: "cluster_staging.yml" }, req,
+  addCase("full-injection-staging", { description: "realistic pod, engine with payload staging (cluster objects)", covers: "#staging; #pull-secrets", cluster: "cluster_staging.yml" }, req,
     { allowed: true, mutated: true, object: expStaged, warnings: [], auditAnnotations: {}, annotations: { [K.injected]: "true", [K.skip]: null } });
 }
 {
@@ -642,36 +642,36 @@ skipCase("volumes-not-array-staging", podWith((p) => { p.spec.volumes = "none"; 
   put("cluster_no-engine.yml", "# only the connection ConfigMap exists\n" + yaml([connectionCm({ "kv-transfer-config.json": KV })]));
   put("cluster_empty.yml", "# no objects at all\n[]\n");
   injectCase("cluster-engine-absent", basicPod(),
-    { description: "cluster objects: no LMCacheEngine, ConfigMap present: connection-only", covers: "§15 #11", cluster: "cluster_no-engine.yml" });
+    { description: "cluster objects: no LMCacheEngine, ConfigMap present: connection-only", covers: "#step-9", cluster: "cluster_no-engine.yml" });
   skipCase("cluster-nothing", basicPod(),
-    { description: "cluster objects: neither engine nor ConfigMap", covers: "§15 #10", cluster: "cluster_empty.yml" },
+    { description: "cluster objects: neither engine nor ConfigMap", covers: "#step-10", cluster: "cluster_empty.yml" },
     "engine-not-found", "ConfigMap vllm-ns/cb-connection not found");
 }
 
-// ---- settings (§3, §15 #54, #56, #57)
-settingsCase("settings-empty", "no settings: lookups on", "§3", {}, true);
-settingsCase("settings-full", "every setting used", "§3", {
+// ---- settings
+settingsCase("settings-empty", "no settings: lookups on", "#settings", {}, true);
+settingsCase("settings-full", "every setting used", "#settings", {
   lookup: true,
   engines: { cb: { kvTransferConfig: { kv_connector: "LMCacheMPConnector" }, injection: { payloadImage: { repository: "registry.example.com/lmcache/payload", tag: "pinned", pullPolicy: "IfNotPresent" }, imagePullSecrets: [{ name: "payload-pull" }], targetContainer: "vllm" } } },
 }, true);
-settingsCase("settings-kv-not-object", "kvTransferConfig is a string", "§15 #54", { engines: { cb: { kvTransferConfig: "x" } } }, false,
+settingsCase("settings-kv-not-object", "kvTransferConfig is a string", "#settings-messages", { engines: { cb: { kvTransferConfig: "x" } } }, false,
   "engines[cb].kvTransferConfig: must be a JSON object");
-settingsCase("settings-lookup-false-no-engines", "lookup:false without engines", "§15 #56", { lookup: false }, false,
+settingsCase("settings-lookup-false-no-engines", "lookup:false without engines", "#settings-messages", { lookup: false }, false,
   "lookup: lookups are disabled and settings.engines is empty, so the policy can never inject");
-settingsCase("settings-unknown-key", "misspelled lookup", "§15 #57", { lookups: true }, false, "lookups: unknown field");
-settingsCase("settings-lookup-not-bool", "lookup is a string", "§3", { lookup: "false" }, false, "lookup: must be a boolean");
-settingsCase("settings-engines-not-object", "engines is a list", "§3", { engines: [] }, false, "engines: must be an object");
-settingsCase("settings-invalid-engine-name", "engine key with upper case", "§3", { engines: { CB: { kvTransferConfig: {} } } }, false,
+settingsCase("settings-unknown-key", "misspelled lookup", "#settings-messages", { lookups: true }, false, "lookups: unknown field");
+settingsCase("settings-lookup-not-bool", "lookup is a string", "#settings", { lookup: "false" }, false, "lookup: must be a boolean");
+settingsCase("settings-engines-not-object", "engines is a list", "#settings", { engines: [] }, false, "engines: must be an object");
+settingsCase("settings-invalid-engine-name", "engine key with upper case", "#settings", { engines: { CB: { kvTransferConfig: {} } } }, false,
   "engines[CB]: invalid engine name: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
-settingsCase("settings-engine-not-object", "engine entry is a string", "§3", { engines: { cb: "cb-connection" } }, false, "engines[cb]: must be an object");
-settingsCase("settings-kv-missing", "engine without kvTransferConfig", "§3", { engines: { cb: {} } }, false, "engines[cb].kvTransferConfig: required");
-settingsCase("settings-nested-unknown", "unknown field inside payloadImage", "§3", { engines: { cb: { kvTransferConfig: {}, injection: { payloadImage: { repository: "reg/p", digest: "sha256:abc" } } } } }, false,
+settingsCase("settings-engine-not-object", "engine entry is a string", "#settings", { engines: { cb: "cb-connection" } }, false, "engines[cb]: must be an object");
+settingsCase("settings-kv-missing", "engine without kvTransferConfig", "#settings", { engines: { cb: {} } }, false, "engines[cb].kvTransferConfig: required");
+settingsCase("settings-nested-unknown", "unknown field inside payloadImage", "#settings", { engines: { cb: { kvTransferConfig: {}, injection: { payloadImage: { repository: "reg/p", digest: "sha256:abc" } } } } }, false,
   "engines[cb].injection.payloadImage.digest: unknown field");
-settingsCase("settings-cudagraph-lmcache", "cudagraph is CacheBlend-only", "§3", { engines: { cb: { kvTransferConfig: {}, injection: { cudagraph: "eager" } } } }, false,
+settingsCase("settings-cudagraph-lmcache", "cudagraph is CacheBlend-only", "#settings", { engines: { cb: { kvTransferConfig: {}, injection: { cudagraph: "eager" } } } }, false,
   "engines[cb].injection.cudagraph: unknown field");
-settingsCase("settings-footgun", "inline payload image is the ImageSpec default", "§3", { engines: { cb: { kvTransferConfig: {}, injection: { payloadImage: { repository: "lmcache/vllm-openai" } } } } }, false,
+settingsCase("settings-footgun", "inline payload image is the ImageSpec default", "#settings", { engines: { cb: { kvTransferConfig: {}, injection: { payloadImage: { repository: "lmcache/vllm-openai" } } } } }, false,
   "engines[cb].injection.payloadImage.repository: must not be the ImageSpec default \"lmcache/vllm-openai\" (the engine image is not a payload image)");
-settingsCase("settings-many-errors", "every error is listed, joined by \"; \"", "§3", {
+settingsCase("settings-many-errors", "every error is listed, joined by \"; \"", "#settings", {
   lookup: 1, extra: true,
   engines: { cb: { kvTransferConfig: [], injection: { payloadImage: { repository: " ", tag: 5, pullPolicy: "Sometimes" }, imagePullSecrets: [{ name: "Bad_Name" }], targetContainer: "vLLM" } } },
 }, false, [
@@ -684,9 +684,9 @@ settingsCase("settings-many-errors", "every error is listed, joined by \"; \"", 
   "engines[cb].injection.imagePullSecrets[0].name: must be a valid Secret name (DNS-1123 subdomain)",
   "engines[cb].injection.targetContainer: must be a valid container name (DNS-1123 label)",
 ].join("; "));
-settingsCase("settings-repository-whitespace", "inline repository with a space", "§3", { engines: { cb: { kvTransferConfig: {}, injection: { payloadImage: { repository: "reg/p latest" } } } } }, false,
+settingsCase("settings-repository-whitespace", "inline repository with a space", "#settings", { engines: { cb: { kvTransferConfig: {}, injection: { payloadImage: { repository: "reg/p latest" } } } } }, false,
   "engines[cb].injection.payloadImage.repository: must not contain whitespace");
-settingsCase("settings-lookup-false-empty-engines", "lookup:false with engines {}", "§3", { lookup: false, engines: {} }, false,
+settingsCase("settings-lookup-false-empty-engines", "lookup:false with engines {}", "#settings", { lookup: false, engines: {} }, false,
   "lookup: lookups are disabled and settings.engines is empty, so the policy can never inject");
 
 // ---------------------------------------------------------------- write
@@ -697,7 +697,7 @@ function yamlScalar(v: unknown): string {
 function casesYaml(): string {
   const lines: string[] = [
     "# lmcache-injector e2e cases (docs/test-data.md). Generated by test/make-test-data.ts; `covers` names",
-    "# the rows of lmcache-injectors.md (§4.1 decision table, §12.1 upstream tests, §15 acceptance cases).",
+    "# the anchors of docs/policies/lmcache-injector.md each case shows (steps, upstream tests, D/X codes).",
   ];
   for (const c of cases) {
     lines.push(`- name: ${c.name}`);

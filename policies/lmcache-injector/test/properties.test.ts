@@ -1,9 +1,9 @@
 // Properties of lmcache-injector over every fixture in test_data/cases.yml and over generated
 // variants of them, run against the shipped annotated-policy.wasm in the project's Node host
 // (fresh instance per call, like policy-server):
-//   - accepted is always true and the module never traps (D1, §8.4);
+//   - accepted is always true and the module never traps (D1, docs/policies/lmcache-injector.md#never-reject);
 //   - a result is the whole wiring or the skip-reason annotation alone (D2);
-//   - evaluating the policy's own output again changes nothing (idempotency, §13);
+//   - evaluating the policy's own output again changes nothing (docs/policies/lmcache-injector.md#idempotency);
 //   - untouched fields keep their bytes (the realistic pod's escapes and number spellings).
 // Run: node bin/cachewarden.js build lmcache-injector && node --import tsx --test policies/lmcache-injector/test/properties.test.ts
 import { describe, test } from "node:test";
@@ -156,7 +156,7 @@ describe("lmcache-injector properties over the fixtures", () => {
 describe("lmcache-injector never traps and never rejects on damaged input", () => {
   const module = loadModule();
 
-  test("payloads that are not JSON or not requests (§15 #33)", () => {
+  test("payloads that are not JSON or not requests", () => {
     for (const p of ["", "not json", "[]", "{}", "{\"request\":7}", "{\"request\":{},\"settings\":[]}", "\u0000\u00ff", "{\"request\":{\"operation\":\"CREATE\",\"object\":{}}}"]) {
       const r = module.call("validate", p);
       assert.ok(r.ok && !r.trapped, `trapped on ${JSON.stringify(p)}: ${r.trap}`);

@@ -1,5 +1,5 @@
-// The planner row by row (lmcache-injectors.md §4.1) with recorded lookups: decisions, reasons,
-// details, the exact lookups made and, for wiring, the planned edits.
+// The planner row by row (docs/policies/lmcache-injector.md#steps) with recorded lookups:
+// decisions, reasons, details, the exact lookups made and, for wiring, the planned edits.
 import { decodeValidationPayload, RecordedLookups } from "../../../../assembly/kubewarden/index";
 import { Decision, DecisionKind, planLmcacheInjection } from "../plan";
 

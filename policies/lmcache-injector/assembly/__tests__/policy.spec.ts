@@ -1,4 +1,5 @@
-// The §8 responses of `evaluate` (decode → plan → applyEdits → response) with recorded lookups.
+// The responses (docs/policies/lmcache-injector.md#responses) of `evaluate` (decode → plan →
+// applyEdits → response) with recorded lookups.
 import { RecordedLookups } from "../../../../assembly/kubewarden/index";
 import { evaluate } from "../policy";
 
@@ -11,7 +12,7 @@ function run(object: string, lookups: RecordedLookups): string {
 }
 const POD_HEAD = "{\"metadata\":{\"annotations\":{\"lmcache.ai/lmcache-engine\":\"cb\"";
 
-describe("responses (lmcache-injectors.md §8)", () => {
+describe("responses", () => {
   it("pass", () => {
     expect(run("{\"metadata\":{}}", new RecordedLookups())).toBe("{\"accepted\":true}");
   });
@@ -24,7 +25,7 @@ describe("responses (lmcache-injectors.md §8)", () => {
     const out = run("{\"metadata\":{\"annotations\":{\"lmcache.ai/lmcache-engine\":\"CB\"}}}", new RecordedLookups());
     expect(out.includes("\"lmcache.ai/lmcache-skip-reason\":\"invalid-engine-reference\"")).toBe(true);
   });
-  it("§8.3: not stampable → no mutated_object", () => {
+  it("not stampable → no mutated_object", () => {
     expect(run("{\"metadata\":{\"annotations\":{\"a\":1}}}", new RecordedLookups())).toBe(
       "{\"accepted\":true,\"audit_annotations\":{\"skip-reason\":\"invalid-request\"},\"warnings\":[\"lmcache-injector: injection skipped (invalid-request): request could not be read: metadata.annotations[a] is not a string\"]}");
   });
