@@ -32,10 +32,6 @@ export class InjectionRead {
   get ok(): bool { return this.error.length == 0; }
 }
 
-function unset(node: JsonValue | null): bool {
-  return node === null || node.isNull();
-}
-
 /** Why an injection object could not be read (a wrong JSON type at `<path>.<field>`). Composed
  *  from the field names the reader needs anyway, so every error costs no extra static string. */
 // @ts-ignore: decorator
@@ -75,9 +71,9 @@ export function readEngineInjection(node: JsonValue | null, path: string): Injec
   if (node === null || node.isNull()) return new InjectionRead(out, "");
   if (!node.isObject()) return failed(path);
 
-  const image = node.get("payloadImage");
-  if (!unset(image)) {
-    if (image === null || !image.isObject()) return failed(field(path, "payloadImage"));
+  const image = node.getPresent("payloadImage");
+  if (image !== null) {
+    if (!image.isObject()) return failed(field(path, "payloadImage"));
     const p = new PayloadImage();
     const repository = optionalString(image, "repository");
     if (repository === null) return failed(field(field(path, "payloadImage"), "repository"));
@@ -91,9 +87,9 @@ export function readEngineInjection(node: JsonValue | null, path: string): Injec
     out.payloadImage = p;
   }
 
-  const secrets = node.get("imagePullSecrets");
-  if (!unset(secrets)) {
-    if (secrets === null || !secrets.isArray()) return failed(field(path, "imagePullSecrets"));
+  const secrets = node.getPresent("imagePullSecrets");
+  if (secrets !== null) {
+    if (!secrets.isArray()) return failed(field(path, "imagePullSecrets"));
     const n = secrets.size();
     for (let i = 0; i < n; i++) {
       const item = secrets.at(i);
@@ -120,8 +116,8 @@ export function readEngineInjection(node: JsonValue | null, path: string): Injec
 /** `spec.injection` of an engine CR; `spec` absent or null → an empty injection. */
 export function readEngineCrInjection(engine: JsonValue): InjectionRead {
   if (!engine.isObject()) return failed("engine");
-  const spec = engine.get("spec");
-  if (unset(spec)) return new InjectionRead(new EngineInjection(), "");
-  if (spec === null || !spec.isObject()) return failed("spec");
+  const spec = engine.getPresent("spec");
+  if (spec === null) return new InjectionRead(new EngineInjection(), "");
+  if (!spec.isObject()) return failed("spec");
   return readEngineInjection(spec.get("injection"), "spec.injection");
 }
