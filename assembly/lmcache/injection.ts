@@ -4,6 +4,7 @@
 // never see where an engine came from.
 import { i32ToDecimal } from "../util/decimal";
 import { JsonKind, JsonValue } from "../json/index";
+import { failure, Result, success } from "../util/result";
 
 /** `injection.payloadImage` (ImageSpec). Absent or null strings read as "". */
 export class PayloadImage {
@@ -27,10 +28,7 @@ export class EngineInjection {
 
 /** The outcome of reading an injection object: `error` names the first wrongly typed field
  *  (`<path> has the wrong JSON type`). */
-export class InjectionRead {
-  constructor(public injection: EngineInjection, public error: string) {}
-  get ok(): bool { return this.error.length == 0; }
-}
+export type InjectionRead = Result<EngineInjection>;
 
 /** Why an injection object could not be read (a wrong JSON type at `<path>.<field>`). Composed
  *  from the field names the reader needs anyway, so every error costs no extra static string. */
@@ -39,7 +37,7 @@ export class InjectionRead {
 export const WRONG_TYPE = " has the wrong JSON type";
 
 function failed(at: string): InjectionRead {
-  return new InjectionRead(new EngineInjection(), at + WRONG_TYPE);
+  return failure<EngineInjection>(new EngineInjection(), at + WRONG_TYPE);
 }
 
 /** `<path>.imagePullSecrets[<i>]`, for a failure's detail only */
@@ -68,7 +66,7 @@ function optionalString(parent: JsonValue, key: string): string | null {
  */
 export function readEngineInjection(node: JsonValue | null, path: string): InjectionRead {
   const out = new EngineInjection();
-  if (node === null || node.isNull()) return new InjectionRead(out, "");
+  if (node === null || node.isNull()) return success<EngineInjection>(out);
   if (!node.isObject()) return failed(path);
 
   const image = node.getPresent("payloadImage");
@@ -110,14 +108,14 @@ export function readEngineInjection(node: JsonValue | null, path: string): Injec
 
   const cudagraph = node.stringOrNull("cudagraph");
   if (cudagraph !== null) out.cudagraph = cudagraph;
-  return new InjectionRead(out, "");
+  return success<EngineInjection>(out);
 }
 
 /** `spec.injection` of an engine CR; `spec` absent or null → an empty injection. */
 export function readEngineCrInjection(engine: JsonValue): InjectionRead {
   if (!engine.isObject()) return failed("engine");
   const spec = engine.getPresent("spec");
-  if (spec === null) return new InjectionRead(new EngineInjection(), "");
+  if (spec === null) return success<EngineInjection>(new EngineInjection());
   if (!spec.isObject()) return failed("spec");
   return readEngineInjection(spec.get("injection"), "spec.injection");
 }

@@ -278,5 +278,5 @@ export function findInlineEngine(settings: JsonValue, key: string): InlineEngine
   if (kv === null) return new InlineEngineRead(null, path + "." + ENGINE_KV_TRANSFER_CONFIG + WRONG_TYPE);
   const injection: InjectionRead = readEngineInjection(entry.get(ENGINE_INJECTION), path + "." + ENGINE_INJECTION);
   if (!injection.ok) return new InlineEngineRead(null, injection.error);
-  return new InlineEngineRead(new InlineEngine(key, kv.rawText(), injection.injection), "");
+  return new InlineEngineRead(new InlineEngine(key, kv.rawText(), injection.value), "");
 }
