@@ -13,18 +13,18 @@ describe("dispatchOperation", () => {
   it("validate", () => {
     const r = dispatchOperation("validate", new Uint8Array(3), validateStub, settingsStub);
     expect(r.ok).toBe(true);
-    expect(bytesToString(r.response)).toBe("validate:3");
+    expect(bytesToString(r.value)).toBe("validate:3");
   });
   it("validate_settings", () => {
     const r = dispatchOperation("validate_settings", new Uint8Array(2), validateStub, settingsStub);
     expect(r.ok).toBe(true);
-    expect(bytesToString(r.response)).toBe("settings:2");
+    expect(bytesToString(r.value)).toBe("settings:2");
   });
   it("protocol_version answers the 4 bytes \"v1\"", () => {
     const r = dispatchOperation("protocol_version", new Uint8Array(0), validateStub, settingsStub);
     expect(r.ok).toBe(true);
-    expect(r.response.length).toBe(4);
-    expect(bytesToString(r.response)).toBe('"v1"');
+    expect(r.value.length).toBe(4);
+    expect(bytesToString(r.value)).toBe('"v1"');
     expect(protocolVersionBytes().length).toBe(4);
   });
   it("unknown operation is a guest error", () => {

@@ -1,4 +1,4 @@
-import { HostCallResult } from "../wapc/index";
+import { failure, success } from "../util/result";
 import {
   classifyHostError, classifyHostCall, LookupStatus, RecordedLookups, WapcLookups,
   getResourcePayload, listByNamespacePayload, listAllPayload, logPayload, log, LogLevel,
@@ -50,20 +50,20 @@ describe("classifyHostError", () => {
 
 describe("classifyHostCall", () => {
   it("found: a JSON object", () => {
-    const r = classifyHostCall(OP_GET_RESOURCE, new HostCallResult(true, bytes('{"kind":"ConfigMap"}'), ""));
+    const r = classifyHostCall(OP_GET_RESOURCE, success<Uint8Array>(bytes('{"kind":"ConfigMap"}')));
     expect(r.status).toBe(LookupStatus.Found);
     expect(r.found).toBe(true);
     const v = r.value;
     expect(v !== null && v.readString("kind").value == "ConfigMap").toBe(true);
   });
   it("a success that is not JSON or not an object is failed", () => {
-    expect(classifyHostCall(OP_GET_RESOURCE, new HostCallResult(true, bytes("not json"), "")).status).toBe(LookupStatus.Failed);
-    expect(classifyHostCall(OP_GET_RESOURCE, new HostCallResult(true, bytes("[]"), "")).status).toBe(LookupStatus.Failed);
-    expect(classifyHostCall(OP_GET_RESOURCE, new HostCallResult(true, new Uint8Array(0), "")).status).toBe(LookupStatus.Failed);
-    expect(classifyHostCall(OP_GET_RESOURCE, new HostCallResult(true, bytes("null"), "")).value === null).toBe(true);
+    expect(classifyHostCall(OP_GET_RESOURCE, success<Uint8Array>(bytes("not json"))).status).toBe(LookupStatus.Failed);
+    expect(classifyHostCall(OP_GET_RESOURCE, success<Uint8Array>(bytes("[]"))).status).toBe(LookupStatus.Failed);
+    expect(classifyHostCall(OP_GET_RESOURCE, success<Uint8Array>(new Uint8Array(0))).status).toBe(LookupStatus.Failed);
+    expect(classifyHostCall(OP_GET_RESOURCE, success<Uint8Array>(bytes("null"))).value === null).toBe(true);
   });
   it("errors keep the host text", () => {
-    const r = classifyHostCall(OP_GET_RESOURCE, new HostCallResult(false, new Uint8Array(0), NOT_FOUND));
+    const r = classifyHostCall(OP_GET_RESOURCE, failure<Uint8Array>(new Uint8Array(0), NOT_FOUND));
     expect(r.notFound).toBe(true);
     expect(r.error).toBe(NOT_FOUND);
   });

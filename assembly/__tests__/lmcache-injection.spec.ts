@@ -10,15 +10,15 @@ describe("readEngineInjection", () => {
   it("absent or null injection reads as empty", () => {
     const r = readEngineInjection(null, "spec.injection");
     expect(r.ok).toBe(true);
-    expect(r.injection.payloadImage === null).toBe(true);
-    expect(r.injection.imagePullSecrets.length).toBe(0);
-    expect(r.injection.hasTargetContainer).toBe(false);
+    expect(r.value.payloadImage === null).toBe(true);
+    expect(r.value.imagePullSecrets.length).toBe(0);
+    expect(r.value.hasTargetContainer).toBe(false);
     expect(readEngineInjection(JsonValue.nul(), "x").ok).toBe(true);
   });
   it("reads every field; null strings are empty", () => {
     const r = readEngineInjection(json("{\"payloadImage\":{\"repository\":\"reg/p\",\"tag\":null},\"imagePullSecrets\":[{\"name\":\"a\"},{},{\"name\":\" b \"}],\"targetContainer\":\" vllm \",\"cudagraph\":\"piecewise\"}"), "spec.injection");
     expect(r.ok).toBe(true);
-    const img = r.injection.payloadImage;
+    const img = r.value.payloadImage;
     expect(img !== null).toBe(true);
     if (img !== null) {
       expect(img.repository).toBe("reg/p");
@@ -26,16 +26,16 @@ describe("readEngineInjection", () => {
       expect(img.pullPolicy).toBe("");
     }
     // names as given: an entry without a name is "", nothing trimmed
-    expect(r.injection.imagePullSecrets.join(",")).toBe("a,, b ");
-    expect(r.injection.hasTargetContainer).toBe(true);
-    expect(r.injection.targetContainer).toBe(" vllm ");
-    expect(r.injection.cudagraph).toBe("piecewise");
+    expect(r.value.imagePullSecrets.join(",")).toBe("a,, b ");
+    expect(r.value.hasTargetContainer).toBe(true);
+    expect(r.value.targetContainer).toBe(" vllm ");
+    expect(r.value.cudagraph).toBe("piecewise");
   });
   it("targetContainer \"\" is set (blank), cudagraph of another kind is absent", () => {
     const r = readEngineInjection(json("{\"targetContainer\":\"\",\"cudagraph\":5}"), "spec.injection");
     expect(r.ok).toBe(true);
-    expect(r.injection.hasTargetContainer).toBe(true);
-    expect(r.injection.cudagraph).toBe("");
+    expect(r.value.hasTargetContainer).toBe(true);
+    expect(r.value.cudagraph).toBe("");
   });
   it("wrong JSON types are errors naming the field", () => {
     expect(readEngineInjection(json("\"x\""), "spec.injection").error).toBe("spec.injection has the wrong JSON type");
@@ -53,10 +53,10 @@ describe("readEngineInjection", () => {
 describe("readEngineCrInjection", () => {
   it("spec absent, injection absent, injection present", () => {
     expect(readEngineCrInjection(json("{\"kind\":\"LMCacheEngine\"}")).ok).toBe(true);
-    expect(readEngineCrInjection(json("{\"spec\":{\"server\":{}}}")).injection.payloadImage === null).toBe(true);
+    expect(readEngineCrInjection(json("{\"spec\":{\"server\":{}}}")).value.payloadImage === null).toBe(true);
     const r = readEngineCrInjection(json("{\"spec\":{\"injection\":{\"payloadImage\":{\"repository\":\"reg/p\"}}}}"));
     expect(r.ok).toBe(true);
-    expect(r.injection.payloadImage !== null).toBe(true);
+    expect(r.value.payloadImage !== null).toBe(true);
   });
   it("malformed CRs", () => {
     expect(readEngineCrInjection(json("[]")).ok).toBe(false);

@@ -1,7 +1,8 @@
 import { JsonValue, parseJsonString } from "../json/index";
 import { bytesToString } from "../kubewarden/response";
+import { validateSettingsWith } from "../kubewarden/settings";
 import {
-  findInlineEngine, InjectorFlavor, lookupsEnabled, splitEngineKey, validateInjectorSettings, validateInjectorSettingsPayload,
+  findInlineEngine, InjectorFlavor, lookupsEnabled, splitEngineKey, validateInjectorSettings,
 } from "../lmcache/settings";
 
 function json(text: string): JsonValue {
@@ -14,8 +15,11 @@ function lm(text: string): string {
 function cb(text: string): string {
   return validateInjectorSettings(json(text), InjectorFlavor.CacheBlend).join("; ");
 }
-function payload(text: string, flavor: InjectorFlavor): string {
-  return bytesToString(validateInjectorSettingsPayload(Uint8Array.wrap(String.UTF8.encode(text)), flavor));
+function lmProblems(settings: JsonValue): string[] {
+  return validateInjectorSettings(settings, InjectorFlavor.LMCache);
+}
+function payload(text: string): string {
+  return bytesToString(validateSettingsWith(Uint8Array.wrap(String.UTF8.encode(text)), lmProblems));
 }
 
 describe("validateInjectorSettings", () => {
@@ -108,12 +112,13 @@ describe("validateInjectorSettings", () => {
   });
 });
 
-describe("validateInjectorSettingsPayload", () => {
+describe("validate_settings of an injector (through the SDK)", () => {
   it("valid and invalid responses", () => {
-    expect(payload("{}", InjectorFlavor.LMCache)).toBe("{\"valid\":true}");
-    expect(payload("null", InjectorFlavor.LMCache)).toBe("{\"valid\":true}");
-    expect(payload("{\"lookups\":true}", InjectorFlavor.LMCache)).toBe("{\"valid\":false,\"message\":\"lookups: unknown field\"}");
-    expect((payload("{", InjectorFlavor.LMCache)).startsWith("{\"valid\":false,\"message\":\"settings: not valid JSON: ")).toBe(true);
+    expect(payload("{}")).toBe("{\"valid\":true}");
+    expect(payload("null")).toBe("{\"valid\":true}");
+    expect(payload("{\"lookups\":true}")).toBe("{\"valid\":false,\"message\":\"lookups: unknown field\"}");
+    expect(payload("[]")).toBe("{\"valid\":false,\"message\":\"settings: must be an object\"}");
+    expect((payload("{")).startsWith("{\"valid\":false,\"message\":\"settings are not valid JSON: ")).toBe(true);
   });
 });
 

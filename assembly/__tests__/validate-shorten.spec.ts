@@ -2,8 +2,16 @@
 // lists past 100 problems or 60 KiB. Every bound is checked just below, at and just above.
 import {
   goQuote, goQuoteShort, goQuotedLength, joinBounded, shortenRendered, MAX_ECHOED_BYTES, MAX_LISTED_BYTES,
-  FieldErrorList, invalidString, notSupportedString, invalidRaw, utf8Length,
+  FieldErrorList, invalidString, notSupportedString, invalidRaw, utf8Length, newPath, Path,
 } from "../validate/index";
+
+/** A dotted test path as a value: `p("spec.x")` is `newPath("spec").child("x")`. */
+function p(dotted: string): Path {
+  const names = dotted.split(".");
+  let path = newPath(names[0]);
+  for (let i = 1; i < names.length; i++) path = path.child(names[i]);
+  return path;
+}
 
 function repeat(s: string, n: i32): string {
   return s.repeat(n);
@@ -51,22 +59,22 @@ describe("goQuoteShort", () => {
 
 describe("field errors echo at most 1 KiB of a value", () => {
   it("Invalid and NotSupported string values", () => {
-    expect(invalidString("f", repeat("a", 1022), "d").render()).toBe("f: Invalid value: \"" + repeat("a", 1022) + "\": d");
-    expect(invalidString("f", repeat("a", 1023), "d").render()).toBe("f: Invalid value: \"" + repeat("a", 1023) + "... (1 more bytes): d");
-    expect(notSupportedString("f", repeat("a", 1023), ["x"]).render()).toBe(
+    expect(invalidString(p("f"), repeat("a", 1022), "d").render()).toBe("f: Invalid value: \"" + repeat("a", 1022) + "\": d");
+    expect(invalidString(p("f"), repeat("a", 1023), "d").render()).toBe("f: Invalid value: \"" + repeat("a", 1023) + "... (1 more bytes): d");
+    expect(notSupportedString(p("f"), repeat("a", 1023), ["x"]).render()).toBe(
       "f: Unsupported value: \"" + repeat("a", 1023) + "... (1 more bytes): supported values: \"x\"");
   });
   it("rendered values (compact JSON) keep their whole text for the UPDATE comparison", () => {
-    const e = invalidRaw("f", "[" + repeat("1,", 600) + "1]", "must be an object");
+    const e = invalidRaw(p("f"), "[" + repeat("1,", 600) + "1]", "must be an object");
     expect(e.renderedValue).toBe("[" + repeat("1,", 511) + "1... (179 more bytes)");
     expect(e.rawValue.length).toBe(1203);
-    expect(invalidRaw("f", repeat("1", 1024), "d").renderedValue).toBe(repeat("1", 1024));
+    expect(invalidRaw(p("f"), repeat("1", 1024), "d").renderedValue).toBe(repeat("1", 1024));
   });
 });
 
 function errorsWithValues(count: i32, valueLength: i32): FieldErrorList {
   const errs = new FieldErrorList();
-  for (let i = 0; i < count; i++) errs.add(invalidString("f" + i.toString(), repeat("v", valueLength), "d"));
+  for (let i = 0; i < count; i++) errs.add(invalidString(p("f" + i.toString()), repeat("v", valueLength), "d"));
   return errs;
 }
 

@@ -4,6 +4,6 @@ describe("wapc.hostCall", () => {
   it("returns the host's refusal as a value, not a trap", () => {
     const r = hostCall("kubewarden", "kubernetes", "get_resource", new Uint8Array(0));
     expect(r.ok).toBe(false);
-    expect(r.response.length).toBe(0);
+    expect(r.value.length).toBe(0);
   });
 });

@@ -426,6 +426,12 @@ export class JsonValue {
     const i = this.lastIndexOfKey(key);
     return i < 0 ? null : unchecked(this._children()[i]);
   }
+  /** the value of the LAST member with this key when it is present and not JSON null, else null
+   *  (the Kubernetes "set" test: an absent member and `null` both read as unset) */
+  getPresent(key: string): JsonValue | null {
+    const v = this.get(key);
+    return v === null || v._kind == JsonKind.Null ? null : v;
+  }
   has(key: string): bool {
     if (this._kind != JsonKind.Object) return false;
     const doc = this._doc;

@@ -1,7 +1,7 @@
 // metadata.annotations / metadata.labels: validation, reads and edits. Reads distinguish absent,
 // null, string and wrong type; edits create `metadata`/the map when absent or null.
 import { JsonValue, Read, ReadState } from "../json/index";
-import { ensureObjectMember, isUnset } from "./fields";
+import { ensureObjectMember } from "./fields";
 import { shortenRendered } from "../validate/shorten";
 
 // @ts-ignore: decorator
@@ -15,12 +15,12 @@ export const LABELS = "labels";
  *  `metadata.<mapName>` is absent, null or an object of strings; else the detail text. */
 export function checkMetadataStringMap(object: JsonValue, mapName: string): string {
   if (!object.isObject()) return "object is not a JSON object";
-  const metadata = object.get("metadata");
-  if (isUnset(metadata)) return "";
-  if (metadata === null || !metadata.isObject()) return "metadata is not an object";
-  const map = metadata.get(mapName);
-  if (isUnset(map)) return "";
-  if (map === null || !map.isObject()) return "metadata." + mapName + " is not an object";
+  const metadata = object.getPresent("metadata");
+  if (metadata === null) return "";
+  if (!metadata.isObject()) return "metadata is not an object";
+  const map = metadata.getPresent(mapName);
+  if (map === null) return "";
+  if (!map.isObject()) return "metadata." + mapName + " is not an object";
   const n = map.size();
   for (let i = 0; i < n; i++) {
     const v = map.at(i);
@@ -44,12 +44,12 @@ export function checkLabels(object: JsonValue): string {
 /** "" when an annotation can be set/removed (object; metadata and annotations objects or unset). */
 export function checkAnnotationsWritable(object: JsonValue): string {
   if (!object.isObject()) return "object is not a JSON object";
-  const metadata = object.get("metadata");
-  if (isUnset(metadata)) return "";
-  if (metadata === null || !metadata.isObject()) return "metadata is not an object";
-  const map = metadata.get(ANNOTATIONS);
-  if (isUnset(map)) return "";
-  if (map === null || !map.isObject()) return "metadata.annotations is not an object";
+  const metadata = object.getPresent("metadata");
+  if (metadata === null) return "";
+  if (!metadata.isObject()) return "metadata is not an object";
+  const map = metadata.getPresent(ANNOTATIONS);
+  if (map === null) return "";
+  if (!map.isObject()) return "metadata.annotations is not an object";
   return "";
 }
 
@@ -57,12 +57,12 @@ export function checkAnnotationsWritable(object: JsonValue): string {
  *  (value or a container on the way has the wrong type). */
 export function readMetadataString(object: JsonValue, mapName: string, key: string): Read<string> {
   if (!object.isObject()) return new Read<string>(ReadState.Invalid, "", "object is not a JSON object");
-  const metadata = object.get("metadata");
-  if (isUnset(metadata)) return new Read<string>(ReadState.Absent, "");
-  if (metadata === null || !metadata.isObject()) return new Read<string>(ReadState.Invalid, "", "metadata is not an object");
-  const map = metadata.get(mapName);
-  if (isUnset(map)) return new Read<string>(ReadState.Absent, "");
-  if (map === null || !map.isObject()) return new Read<string>(ReadState.Invalid, "", "metadata." + mapName + " is not an object");
+  const metadata = object.getPresent("metadata");
+  if (metadata === null) return new Read<string>(ReadState.Absent, "");
+  if (!metadata.isObject()) return new Read<string>(ReadState.Invalid, "", "metadata is not an object");
+  const map = metadata.getPresent(mapName);
+  if (map === null) return new Read<string>(ReadState.Absent, "");
+  if (!map.isObject()) return new Read<string>(ReadState.Invalid, "", "metadata." + mapName + " is not an object");
   return map.readString(key);
 }
 

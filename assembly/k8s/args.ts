@@ -171,7 +171,7 @@ export function applyBareFlagToArray(array: JsonValue, flag: string): bool {
 
 /** The container's `args` as strings: [] when unset, null when not an array of strings. */
 export function containerArgs(container: JsonValue): string[] | null {
-  const args = container.get("args");
-  if (args === null || args.isNull()) return new Array<string>(0);
+  const args = container.getPresent("args");
+  if (args === null) return new Array<string>(0);
   return stringItems(args);
 }

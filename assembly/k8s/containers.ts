@@ -2,7 +2,7 @@
 // init and ephemeral containers are separate lists.
 import { i32ToDecimal } from "../util/decimal";
 import { JsonValue } from "../json/index";
-import { isUnset, itemName, itemNamed } from "./fields";
+import { itemName, itemNamed } from "./fields";
 
 /** `spec.containers` as read: `list` is the live array (null when absent/null), `error` the detail
  *  text when `spec` or the list has the wrong type. */
@@ -30,12 +30,12 @@ export function readContainers(pod: JsonValue): ContainerList {
 /** `spec.<field>` as a list (containers, initContainers, volumes, …). */
 export function readPodList(pod: JsonValue, field: string): ContainerList {
   if (!pod.isObject()) return new ContainerList(null, "object is not a JSON object");
-  const spec = pod.get("spec");
-  if (isUnset(spec)) return new ContainerList(null, "");
-  if (spec === null || !spec.isObject()) return new ContainerList(null, "spec is not an object");
-  const list = spec.get(field);
-  if (isUnset(list)) return new ContainerList(null, "");
-  if (list === null || !list.isArray()) return new ContainerList(null, "spec." + field + " is not an array");
+  const spec = pod.getPresent("spec");
+  if (spec === null) return new ContainerList(null, "");
+  if (!spec.isObject()) return new ContainerList(null, "spec is not an object");
+  const list = spec.getPresent(field);
+  if (list === null) return new ContainerList(null, "");
+  if (!list.isArray()) return new ContainerList(null, "spec." + field + " is not an array");
   return new ContainerList(list, "");
 }
 

@@ -9,7 +9,7 @@ import { checkAnnotationsWritable, removeAnnotation, setAnnotation } from "./ann
 import { applyArgToArray, applyBareFlagToArray, appendTokensToArray } from "./args";
 import { containerPath } from "./containers";
 import { checkEnvWritable, prependPathEnv, setEnvIfAbsent, upsertEnv } from "./env";
-import { ensureArrayMember, ensureObjectMember, isUnset, itemName } from "./fields";
+import { ensureArrayMember, ensureObjectMember, itemName } from "./fields";
 import { appendIfAbsentByName, appendToList, mergePullSecrets } from "./lists";
 import { checkStringArray } from "./validate";
 
@@ -287,9 +287,9 @@ export function checkEdit(pod: JsonValue, edit: Edit): string {
 }
 
 function checkSpec(pod: JsonValue): string {
-  const spec = pod.get("spec");
-  if (isUnset(spec)) return "";
-  if (spec === null || !spec.isObject()) return "spec is not an object";
+  const spec = pod.getPresent("spec");
+  if (spec === null) return "";
+  if (!spec.isObject()) return "spec is not an object";
   return "";
 }
 

@@ -3,7 +3,7 @@
 // never match.
 import { i32ToDecimal } from "../util/decimal";
 import { JsonValue } from "../json/index";
-import { ensureArrayMember, isUnset, itemName, itemNamed } from "./fields";
+import { ensureArrayMember, itemName, itemNamed } from "./fields";
 
 /** `{"name":"<name>","value":"<value>"}` */
 export function envVar(name: string, value: string): JsonValue {
@@ -35,7 +35,7 @@ export function findEnvIndex(env: JsonValue | null, name: string): i32 {
 
 /** True when the entry has a `valueFrom` that is not null. */
 export function hasValueFrom(entry: JsonValue): bool {
-  return !isUnset(entry.get("valueFrom"));
+  return entry.getPresent("valueFrom") !== null;
 }
 
 /** Appends `{name, value}` unless an entry with that name exists (whatever its value or
@@ -82,8 +82,8 @@ export function prependPathEnv(container: JsonValue, name: string, entry: string
 
 function prependToEntry(item: JsonValue, entry: string): bool {
   if (hasValueFrom(item)) return setEntryValue(item, entry);
-  const value = item.get("value");
-  if (isUnset(value)) return setEntryValue(item, entry);
+  const value = item.getPresent("value");
+  if (value === null) return setEntryValue(item, entry);
   if (value === null) return false;
   const text = value.asString();
   if (!text.ok) return false;
@@ -103,16 +103,16 @@ function setEntryValue(entry: JsonValue, value: string): bool {
 /** "" when a prepend/upsert can run on this container: env unset or an array, and every entry
  *  named `name` has an unset or string `value`. */
 export function checkEnvWritable(container: JsonValue, name: string, path: string): string {
-  const env = container.get("env");
-  if (isUnset(env)) return "";
-  if (env === null || !env.isArray()) return path + ".env is not an array";
+  const env = container.getPresent("env");
+  if (env === null) return "";
+  if (!env.isArray()) return path + ".env is not an array";
   const found = envIndices(env, name);
   for (let k = 0; k < found.length; k++) {
     const item = env.at(found[k]);
     if (item === null) continue;
-    const value = item.get("value");
-    if (isUnset(value)) continue;
-    if (value === null || !value.isDecodableString()) {
+    const value = item.getPresent("value");
+    if (value === null) continue;
+    if (!value.isDecodableString()) {
       return path + ".env[" + i32ToDecimal(found[k]) + "].value is not a string";
     }
   }

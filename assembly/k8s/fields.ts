@@ -2,18 +2,12 @@
 // reading a JSON array of strings. All of them report wrong types as values, never trap.
 import { JsonValue } from "../json/index";
 
-/** True when `node` is missing or JSON null (the usual Kubernetes "not set"). */
-export function isUnset(node: JsonValue | null): bool {
-  return node === null || node.isNull();
-}
-
 /** The object member `key` of `parent`, created (or replacing a null) when unset; null when
  *  `parent` is not an object or the member has another kind. */
 export function ensureObjectMember(parent: JsonValue, key: string): JsonValue | null {
   if (!parent.isObject()) return null;
-  const existing = parent.get(key);
-  if (existing !== null && existing.isObject()) return existing;
-  if (!isUnset(existing)) return null;
+  const existing = parent.getPresent(key);
+  if (existing !== null) return existing.isObject() ? existing : null;
   parent.set(key, JsonValue.object());
   // re-read: the live node is the one the parent holds
   return objectOrNull(parent.get(key));
@@ -23,9 +17,8 @@ export function ensureObjectMember(parent: JsonValue, key: string): JsonValue | 
  *  is not an object or the member has another kind. */
 export function ensureArrayMember(parent: JsonValue, key: string): JsonValue | null {
   if (!parent.isObject()) return null;
-  const existing = parent.get(key);
-  if (existing !== null && existing.isArray()) return existing;
-  if (!isUnset(existing)) return null;
+  const existing = parent.getPresent(key);
+  if (existing !== null) return existing.isArray() ? existing : null;
   parent.set(key, JsonValue.array());
   const created = parent.get(key);
   return created !== null && created.isArray() ? created : null;

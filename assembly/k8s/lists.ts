@@ -3,7 +3,7 @@
 // docs/policies/lmcache-injector.md#pull-secrets. An existing same-named item is kept unchanged
 // (never reconciled). Wrong-typed items never match a name.
 import { JsonValue } from "../json/index";
-import { ensureArrayMember, ensureObjectMember, isUnset, itemName, itemNamed, nameRef } from "./fields";
+import { ensureArrayMember, ensureObjectMember, itemName, itemNamed, nameRef } from "./fields";
 
 /** Some item of `list` is an object whose string `name` equals `name`. */
 export function hasItemNamed(list: JsonValue | null, name: string): bool {
@@ -89,8 +89,8 @@ export function pullSecretsToAppend(existing: JsonValue | null, injected: string
  *  False when `spec` or `spec.imagePullSecrets` has the wrong type. */
 export function mergePullSecrets(spec: JsonValue, injected: string[]): bool {
   if (!spec.isObject()) return false;
-  const existing = spec.get("imagePullSecrets");
-  if (!isUnset(existing) && (existing === null || !existing.isArray())) return false;
+  const existing = spec.getPresent("imagePullSecrets");
+  if (existing !== null && !existing.isArray()) return false;
   const toAppend = pullSecretsToAppend(existing, injected);
   if (toAppend.length == 0) return true;
   const list = ensureArrayMember(spec, "imagePullSecrets");

@@ -3,7 +3,6 @@
 // and null fields are fine (Kubernetes "not set").
 import { i32ToDecimal } from "../util/decimal";
 import { JsonKind, JsonValue } from "../json/index";
-import { isUnset } from "./fields";
 
 function indexed(path: string, i: i32): string {
   return path + "[" + i32ToDecimal(i) + "]";
@@ -11,10 +10,10 @@ function indexed(path: string, i: i32): string {
 
 /** `node.<field>` is unset or an array of strings. */
 export function checkStringArray(node: JsonValue, field: string, path: string): string {
-  const list = node.get(field);
-  if (isUnset(list)) return "";
+  const list = node.getPresent(field);
+  if (list === null) return "";
   // paths are only built for the detail of a failure
-  if (list === null || !list.isArray()) return path + "." + field + " is not an array";
+  if (!list.isArray()) return path + "." + field + " is not an array";
   const n = list.size();
   for (let i = 0; i < n; i++) {
     const item = list.at(i);
@@ -25,9 +24,9 @@ export function checkStringArray(node: JsonValue, field: string, path: string): 
 
 /** `node.<field>` is unset or an array of objects, each with a string `name`. */
 export function checkNamedObjectArray(node: JsonValue, field: string, path: string): string {
-  const list = node.get(field);
-  if (isUnset(list)) return "";
-  if (list === null || !list.isArray()) return path + "." + field + " is not an array";
+  const list = node.getPresent(field);
+  if (list === null) return "";
+  if (!list.isArray()) return path + "." + field + " is not an array";
   const n = list.size();
   for (let i = 0; i < n; i++) {
     const problem = namedObjectProblem(list.at(i));
@@ -38,17 +37,17 @@ export function checkNamedObjectArray(node: JsonValue, field: string, path: stri
 
 /** `node.<field>` is unset or an array (items unchecked). */
 export function checkArray(node: JsonValue, field: string, path: string): string {
-  const list = node.get(field);
-  if (isUnset(list)) return "";
-  if (list === null || !list.isArray()) return path + "." + field + " is not an array";
+  const list = node.getPresent(field);
+  if (list === null) return "";
+  if (!list.isArray()) return path + "." + field + " is not an array";
   return "";
 }
 
 /** `node.<field>` is unset or an object. */
 export function checkObject(node: JsonValue, field: string, path: string): string {
-  const v = node.get(field);
-  if (isUnset(v)) return "";
-  if (v === null || !v.isObject()) return path + "." + field + " is not an object";
+  const v = node.getPresent(field);
+  if (v === null) return "";
+  if (!v.isObject()) return path + "." + field + " is not an object";
   return "";
 }
 
@@ -108,9 +107,9 @@ export function checkContainerFields(container: JsonValue | null, path: string):
 /** `spec` is unset or an object whose `containers` is unset or an array of objects with string names. */
 export function checkContainerList(pod: JsonValue): string {
   if (!pod.isObject()) return "object is not a JSON object";
-  const spec = pod.get("spec");
-  if (isUnset(spec)) return "";
-  if (spec === null || !spec.isObject()) return "spec is not an object";
+  const spec = pod.getPresent("spec");
+  if (spec === null) return "";
+  if (!spec.isObject()) return "spec is not an object";
   return checkNamedObjectArray(spec, "containers", "spec");
 }
 
@@ -118,9 +117,9 @@ export function checkContainerList(pod: JsonValue): string {
  *  `imagePullSecrets` (an array; items without a string name are kept as they are). */
 export function checkPodLists(pod: JsonValue): string {
   if (!pod.isObject()) return "object is not a JSON object";
-  const spec = pod.get("spec");
-  if (isUnset(spec)) return "";
-  if (spec === null || !spec.isObject()) return "spec is not an object";
+  const spec = pod.getPresent("spec");
+  if (spec === null) return "";
+  if (!spec.isObject()) return "spec is not an object";
   let detail = checkNamedObjectArray(spec, "volumes", "spec");
   if (detail.length > 0) return detail;
   detail = checkNamedObjectArray(spec, "initContainers", "spec");

@@ -1,6 +1,7 @@
 // The `__guest_call` dispatch every Kubewarden policy needs (docs/wasm-contract.md#guest-call):
 // `validate`, `validate_settings`, `protocol_version`; anything else is a guest error.
 import { forgetStringScratch } from "../json/index";
+import { failure, Result, success } from "../util/result";
 import { readInvocation, releaseCallMemory, reportGuestError, respondBytes } from "../wapc/index";
 
 // @ts-ignore: decorator
@@ -19,9 +20,7 @@ export function protocolVersionBytes(): Uint8Array {
 }
 
 /** What one guest call produces: response bytes (ok) or a guest error text. */
-export class GuestReply {
-  constructor(public ok: bool, public response: Uint8Array, public error: string) {}
-}
+export type GuestReply = Result<Uint8Array>;
 
 /** Pure dispatch on the operation name (testable without the host). */
 export function dispatchOperation(
@@ -30,10 +29,10 @@ export function dispatchOperation(
   validate: (payload: Uint8Array) => Uint8Array,
   validateSettings: (payload: Uint8Array) => Uint8Array,
 ): GuestReply {
-  if (operation == OPERATION_VALIDATE) return new GuestReply(true, validate(payload), "");
-  if (operation == OPERATION_VALIDATE_SETTINGS) return new GuestReply(true, validateSettings(payload), "");
-  if (operation == OPERATION_PROTOCOL_VERSION) return new GuestReply(true, protocolVersionBytes(), "");
-  return new GuestReply(false, new Uint8Array(0), "unknown operation: " + operation);
+  if (operation == OPERATION_VALIDATE) return success<Uint8Array>(validate(payload));
+  if (operation == OPERATION_VALIDATE_SETTINGS) return success<Uint8Array>(validateSettings(payload));
+  if (operation == OPERATION_PROTOCOL_VERSION) return success<Uint8Array>(protocolVersionBytes());
+  return failure<Uint8Array>(new Uint8Array(0), "unknown operation: " + operation);
 }
 
 /**
@@ -50,7 +49,7 @@ export function handleGuestCall(
 ): i32 {
   const invocation = readInvocation(operationLen, payloadLen);
   const reply = dispatchOperation(invocation.operation, invocation.payload, validate, validateSettings);
-  if (reply.ok) respondBytes(reply.response);
+  if (reply.ok) respondBytes(reply.value);
   else reportGuestError(reply.error);
   forgetStringScratch();
   releaseCallMemory();

@@ -3,6 +3,7 @@
 // (docs/wasm-contract.md#lookup-payloads) so recorded replay sessions compare equal; host errors
 // are classified in one place (docs/wasm-contract.md#host-errors). `field_masks` is never sent.
 import { hostCall, HostCallResult } from "../wapc/index";
+import { failure, success } from "../util/result";
 import { ByteSink, JsonValue, parseJson } from "../json/index";
 
 // @ts-ignore: decorator
@@ -56,7 +57,7 @@ function isNotFoundText(text: string): bool {
 /** Turns a raw host exchange into a LookupResult; a success must be a JSON object. */
 export function classifyHostCall(operation: string, result: HostCallResult): LookupResult {
   if (!result.ok) return new LookupResult(classifyHostError(operation, result.error), null, result.error);
-  const parsed = parseJson(result.response);
+  const parsed = parseJson(result.value);
   const value = parsed.value;
   if (value === null) return new LookupResult(LookupStatus.Failed, null, "host response is not valid JSON: " + parsed.error);
   if (!value.isObject()) return new LookupResult(LookupStatus.Failed, null, "host response is not a JSON object");
@@ -219,12 +220,12 @@ export class RecordedLookups extends KubernetesLookups {
       return hostError("Replay error: unexpected request " + payloadText);
     }
     if (!answer.ok) return hostError(answer.text);
-    return new HostCallResult(true, Uint8Array.wrap(String.UTF8.encode(answer.text)), "");
+    return success<Uint8Array>(Uint8Array.wrap(String.UTF8.encode(answer.text)));
   }
 }
 
 function hostError(text: string): HostCallResult {
-  return new HostCallResult(false, new Uint8Array(0), text);
+  return failure<Uint8Array>(new Uint8Array(0), text);
 }
 
 // ---- tracing/log ----

@@ -94,8 +94,8 @@ function readRequestView(request: JsonValue, settings: JsonValue): ValidationReq
     view.resource = new GroupVersionResource(
       stringOrEmpty(resource, "group"), stringOrEmpty(resource, "version"), stringOrEmpty(resource, "resource"));
   }
-  view.object = nonNullMember(request, "object");
-  view.oldObject = nonNullMember(request, "oldObject");
+  view.object = request.getPresent("object");
+  view.oldObject = request.getPresent("oldObject");
   return view;
 }
 
@@ -103,10 +103,4 @@ function stringOrEmpty(node: JsonValue, key: string): string {
   // readString(key) Ok, without its node and Read
   const s = node.stringOrNull(key);
   return s !== null ? s : "";
-}
-
-function nonNullMember(node: JsonValue, key: string): JsonValue | null {
-  const v = node.get(key);
-  if (v === null || v.isNull()) return null;
-  return v;
 }

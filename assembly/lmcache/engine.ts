@@ -71,7 +71,7 @@ export function lookupEngineCr(lookups: KubernetesLookups, kind: string, namespa
   }
   const read = readEngineCrInjection(value);
   if (!read.ok) return new EngineCrResult(EngineStep.Failed, new EngineInjection(), detailLookupFailed(kind, namespace, name));
-  return new EngineCrResult(EngineStep.Ok, read.injection, "");
+  return new EngineCrResult(EngineStep.Ok, read.value, "");
 }
 
 function lookupDetail(step: EngineStep, kind: string, namespace: string, name: string): string {

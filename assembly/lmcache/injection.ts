@@ -4,6 +4,7 @@
 // never see where an engine came from.
 import { i32ToDecimal } from "../util/decimal";
 import { JsonKind, JsonValue } from "../json/index";
+import { failure, Result, success } from "../util/result";
 
 /** `injection.payloadImage` (ImageSpec). Absent or null strings read as "". */
 export class PayloadImage {
@@ -27,14 +28,7 @@ export class EngineInjection {
 
 /** The outcome of reading an injection object: `error` names the first wrongly typed field
  *  (`<path> has the wrong JSON type`). */
-export class InjectionRead {
-  constructor(public injection: EngineInjection, public error: string) {}
-  get ok(): bool { return this.error.length == 0; }
-}
-
-function unset(node: JsonValue | null): bool {
-  return node === null || node.isNull();
-}
+export type InjectionRead = Result<EngineInjection>;
 
 /** Why an injection object could not be read (a wrong JSON type at `<path>.<field>`). Composed
  *  from the field names the reader needs anyway, so every error costs no extra static string. */
@@ -43,7 +37,7 @@ function unset(node: JsonValue | null): bool {
 export const WRONG_TYPE = " has the wrong JSON type";
 
 function failed(at: string): InjectionRead {
-  return new InjectionRead(new EngineInjection(), at + WRONG_TYPE);
+  return failure<EngineInjection>(new EngineInjection(), at + WRONG_TYPE);
 }
 
 /** `<path>.imagePullSecrets[<i>]`, for a failure's detail only */
@@ -72,12 +66,12 @@ function optionalString(parent: JsonValue, key: string): string | null {
  */
 export function readEngineInjection(node: JsonValue | null, path: string): InjectionRead {
   const out = new EngineInjection();
-  if (node === null || node.isNull()) return new InjectionRead(out, "");
+  if (node === null || node.isNull()) return success<EngineInjection>(out);
   if (!node.isObject()) return failed(path);
 
-  const image = node.get("payloadImage");
-  if (!unset(image)) {
-    if (image === null || !image.isObject()) return failed(field(path, "payloadImage"));
+  const image = node.getPresent("payloadImage");
+  if (image !== null) {
+    if (!image.isObject()) return failed(field(path, "payloadImage"));
     const p = new PayloadImage();
     const repository = optionalString(image, "repository");
     if (repository === null) return failed(field(field(path, "payloadImage"), "repository"));
@@ -91,9 +85,9 @@ export function readEngineInjection(node: JsonValue | null, path: string): Injec
     out.payloadImage = p;
   }
 
-  const secrets = node.get("imagePullSecrets");
-  if (!unset(secrets)) {
-    if (secrets === null || !secrets.isArray()) return failed(field(path, "imagePullSecrets"));
+  const secrets = node.getPresent("imagePullSecrets");
+  if (secrets !== null) {
+    if (!secrets.isArray()) return failed(field(path, "imagePullSecrets"));
     const n = secrets.size();
     for (let i = 0; i < n; i++) {
       const item = secrets.at(i);
@@ -114,14 +108,14 @@ export function readEngineInjection(node: JsonValue | null, path: string): Injec
 
   const cudagraph = node.stringOrNull("cudagraph");
   if (cudagraph !== null) out.cudagraph = cudagraph;
-  return new InjectionRead(out, "");
+  return success<EngineInjection>(out);
 }
 
 /** `spec.injection` of an engine CR; `spec` absent or null → an empty injection. */
 export function readEngineCrInjection(engine: JsonValue): InjectionRead {
   if (!engine.isObject()) return failed("engine");
-  const spec = engine.get("spec");
-  if (unset(spec)) return new InjectionRead(new EngineInjection(), "");
-  if (spec === null || !spec.isObject()) return failed("spec");
+  const spec = engine.getPresent("spec");
+  if (spec === null) return success<EngineInjection>(new EngineInjection());
+  if (!spec.isObject()) return failed("spec");
   return readEngineInjection(spec.get("injection"), "spec.injection");
 }

@@ -4,11 +4,10 @@
 // lists every problem as `<path>: <detail>`; the readers used during `validate` assume validated
 // settings and stay total anyway.
 import { i32ToDecimal } from "../util/decimal";
-import { JsonValue, parseJson } from "../json/index";
+import { JsonValue } from "../json/index";
 import { dns1123LabelErrors, dns1123SubdomainErrors, isDns1123Label, isDns1123Subdomain } from "../validate/dns";
 import { isBlank } from "../validate/chars";
-import { joinBounded, shortenRendered } from "../validate/shorten";
-import { settingsInvalid, settingsValid } from "../kubewarden/response";
+import { shortenRendered } from "../validate/shorten";
 import {
   checkPayloadRepository, isUsablePayloadTag, isValidCudagraph, isValidPullPolicy, RepositoryCheck,
 } from "./image";
@@ -57,10 +56,6 @@ export const SECRET_NAME_MESSAGE = "must be a valid Secret name (DNS-1123 subdom
 @lazy
 export const CONTAINER_NAME_MESSAGE = "must be a valid container name (DNS-1123 label)";
 
-function unset(node: JsonValue | null): bool {
-  return node === null || node.isNull();
-}
-
 // ---------------------------------------------------------------- validation
 
 /** Collects `<path>: <detail>` texts in a fixed order (per object: unknown fields first, then the
@@ -96,16 +91,16 @@ export function validateInjectorSettings(settings: JsonValue, flavor: InjectorFl
   reportUnknownFields(settings, [SETTING_LOOKUP, SETTING_ENGINES], "", errors);
 
   let lookupDisabled = false;
-  const lookup = settings.get(SETTING_LOOKUP);
-  if (!unset(lookup) && lookup !== null) {
+  const lookup = settings.getPresent(SETTING_LOOKUP);
+  if (lookup !== null) {
     const b = lookup.asBool();
     if (!b.ok) errors.add(SETTING_LOOKUP, "must be a boolean");
     else lookupDisabled = !b.value;
   }
 
   let noEngines = true;
-  const engines = settings.get(SETTING_ENGINES);
-  if (!unset(engines) && engines !== null) {
+  const engines = settings.getPresent(SETTING_ENGINES);
+  if (engines !== null) {
     if (!engines.isObject()) {
       errors.add(SETTING_ENGINES, "must be an object");
       noEngines = false; // reported above; "empty" would be a second, misleading error
@@ -156,13 +151,13 @@ function validateEngineEntry(key: string, entry: JsonValue | null, flavor: Injec
   }
   reportUnknownFields(entry, [ENGINE_KV_TRANSFER_CONFIG, ENGINE_INJECTION], path, errors);
 
-  const kv = entry.get(ENGINE_KV_TRANSFER_CONFIG);
-  if (unset(kv)) errors.add(path + "." + ENGINE_KV_TRANSFER_CONFIG, "required");
-  else if (kv !== null && !kv.isObject()) errors.add(path + "." + ENGINE_KV_TRANSFER_CONFIG, "must be a JSON object");
+  const kv = entry.getPresent(ENGINE_KV_TRANSFER_CONFIG);
+  if (kv === null) errors.add(path + "." + ENGINE_KV_TRANSFER_CONFIG, "required");
+  else if (!kv.isObject()) errors.add(path + "." + ENGINE_KV_TRANSFER_CONFIG, "must be a JSON object");
 
   const injectionPath = path + "." + ENGINE_INJECTION;
-  const injection = entry.get(ENGINE_INJECTION);
-  if (unset(injection) || injection === null) {
+  const injection = entry.getPresent(ENGINE_INJECTION);
+  if (injection === null) {
     if (flavor == InjectorFlavor.CacheBlend) errors.add(injectionPath + ".payloadImage", "required for CacheBlend injection");
     return;
   }
@@ -178,8 +173,8 @@ function validateInjection(injection: JsonValue, path: string, flavor: InjectorF
   if (flavor == InjectorFlavor.CacheBlend) allowed.push("cudagraph");
   reportUnknownFields(injection, allowed, path, errors);
 
-  const image = injection.get("payloadImage");
-  if (unset(image) || image === null) {
+  const image = injection.getPresent("payloadImage");
+  if (image === null) {
     if (flavor == InjectorFlavor.CacheBlend) errors.add(path + ".payloadImage", "required for CacheBlend injection");
   } else if (!image.isObject()) {
     errors.add(path + ".payloadImage", "must be an object");
@@ -187,11 +182,11 @@ function validateInjection(injection: JsonValue, path: string, flavor: InjectorF
     validatePayloadImage(image, path + ".payloadImage", errors);
   }
 
-  const secrets = injection.get("imagePullSecrets");
-  if (!unset(secrets) && secrets !== null) validatePullSecrets(secrets, path + ".imagePullSecrets", errors);
+  const secrets = injection.getPresent("imagePullSecrets");
+  if (secrets !== null) validatePullSecrets(secrets, path + ".imagePullSecrets", errors);
 
-  const target = injection.get("targetContainer");
-  if (!unset(target) && target !== null) {
+  const target = injection.getPresent("targetContainer");
+  if (target !== null) {
     const t = target.asString();
     // "" means "the first container", as on the CRD
     // (docs/policies/cacheengine-validator.md#rule-12)
@@ -199,8 +194,8 @@ function validateInjection(injection: JsonValue, path: string, flavor: InjectorF
   }
 
   if (flavor == InjectorFlavor.CacheBlend) {
-    const cudagraph = injection.get("cudagraph");
-    if (!unset(cudagraph) && cudagraph !== null) {
+    const cudagraph = injection.getPresent("cudagraph");
+    if (cudagraph !== null) {
       const c = cudagraph.asString();
       if (!c.ok || !isValidCudagraph(c.value)) errors.add(path + ".cudagraph", CUDAGRAPH_ENUM_MESSAGE);
     }
@@ -249,18 +244,6 @@ function validatePullSecrets(secrets: JsonValue, path: string, errors: SettingsE
   }
 }
 
-/** The whole `validate_settings` operation for an injector: `{"valid":true}` or
- *  `{"valid":false,"message":"<e1>; <e2>; …"}` (at most 100 problems, then `and N more`). A payload that is not JSON is invalid too. */
-export function validateInjectorSettingsPayload(payload: Uint8Array, flavor: InjectorFlavor): Uint8Array {
-  const parsed = parseJson(payload);
-  const settings = parsed.value;
-  if (settings === null) return settingsInvalid("settings: not valid JSON: " + parsed.error);
-  if (settings.isNull()) return settingsValid();
-  const errors = validateInjectorSettings(settings, flavor);
-  if (errors.length == 0) return settingsValid();
-  return settingsInvalid(joinBounded(errors, "; "));
-}
-
 // ---------------------------------------------------------------- reading (during validate)
 
 /** `settings.lookup`; true unless it is exactly `false`. */
@@ -295,5 +278,5 @@ export function findInlineEngine(settings: JsonValue, key: string): InlineEngine
   if (kv === null) return new InlineEngineRead(null, path + "." + ENGINE_KV_TRANSFER_CONFIG + WRONG_TYPE);
   const injection: InjectionRead = readEngineInjection(entry.get(ENGINE_INJECTION), path + "." + ENGINE_INJECTION);
   if (!injection.ok) return new InlineEngineRead(null, injection.error);
-  return new InlineEngineRead(new InlineEngine(key, kv.rawText(), injection.injection), "");
+  return new InlineEngineRead(new InlineEngine(key, kv.rawText(), injection.value), "");
 }

@@ -1,4 +1,5 @@
-// Kubernetes-style field errors (`k8s.io/apimachinery/pkg/util/validation/field`): rendering,
+// Kubernetes-style field errors (`k8s.io/apimachinery/pkg/util/validation/field`): made from a
+// `Path` value (path.ts) whose text is rendered when the error is made; rendering,
 // aggregation into the 422 message, and the UPDATE "only newly introduced errors" filter
 // (docs/shared-rules.md#field-errors).
 import { i32ToDecimal, i64ToDecimal } from "../util/decimal";
@@ -7,6 +8,7 @@ import { ValueCheck } from "./check";
 import { goQuote, goQuoteShort } from "./quote";
 import { MAX_LISTED_BYTES, shortenRendered } from "./shorten";
 import { utf8Length } from "./chars";
+import { Path } from "./path";
 
 export enum FieldErrorType {
   Required = 0,
@@ -73,50 +75,54 @@ export function supportedValuesDetail(supported: string[]): string {
   return "supported values: " + quoted.join(", ");
 }
 
-export function required(field: string, detail: string): FieldError {
-  return new FieldError(FieldErrorType.Required, field, "", "", detail, []);
+export function required(field: Path, detail: string): FieldError {
+  return new FieldError(FieldErrorType.Required, field.toString(), "", "", detail, []);
 }
 
-export function forbidden(field: string, detail: string): FieldError {
-  return new FieldError(FieldErrorType.Forbidden, field, "", "", detail, []);
+export function forbidden(field: Path, detail: string): FieldError {
+  return new FieldError(FieldErrorType.Forbidden, field.toString(), "", "", detail, []);
 }
 
-export function internalError(field: string, detail: string): FieldError {
-  return new FieldError(FieldErrorType.Internal, field, "", "", detail, []);
+export function internalError(field: Path, detail: string): FieldError {
+  return new FieldError(FieldErrorType.Internal, field.toString(), "", "", detail, []);
 }
 
 /** Invalid with a string value, printed `%q` (shortened past 1 KiB, shorten.ts). */
-export function invalidString(field: string, value: string, detail: string): FieldError {
+export function invalidString(field: Path, value: string, detail: string): FieldError {
+  return invalidStringAt(field.toString(), value, detail);
+}
+
+function invalidStringAt(field: string, value: string, detail: string): FieldError {
   return new FieldError(FieldErrorType.Invalid, field, goQuoteShort(value), value, detail, []);
 }
 
 /** Invalid with a non-string value already rendered (number text, `true`, compact JSON); the
  *  printed form is shortened past 1 KiB, the UPDATE comparison keeps the whole text. */
-export function invalidRaw(field: string, renderedValue: string, detail: string): FieldError {
-  return new FieldError(FieldErrorType.Invalid, field, shortenRendered(renderedValue), renderedValue, detail, []);
+export function invalidRaw(field: Path, renderedValue: string, detail: string): FieldError {
+  return new FieldError(FieldErrorType.Invalid, field.toString(), shortenRendered(renderedValue), renderedValue, detail, []);
 }
 
 /** Invalid for an absent/null value: Kubernetes prints `"null"`. */
-export function invalidNull(field: string, detail: string): FieldError {
-  return new FieldError(FieldErrorType.Invalid, field, "\"null\"", "null", detail, []);
+export function invalidNull(field: Path, detail: string): FieldError {
+  return new FieldError(FieldErrorType.Invalid, field.toString(), "\"null\"", "null", detail, []);
 }
 
-export function invalidInt(field: string, value: i64, detail: string): FieldError {
+export function invalidInt(field: Path, value: i64, detail: string): FieldError {
   return invalidRaw(field, i64ToDecimal(value), detail);
 }
 
-export function invalidBool(field: string, value: bool, detail: string): FieldError {
+export function invalidBool(field: Path, value: bool, detail: string): FieldError {
   return invalidRaw(field, value ? "true" : "false", detail);
 }
 
 /** NotSupported with a string value (`%q`) and the supported list. */
-export function notSupportedString(field: string, value: string, supported: string[]): FieldError {
-  return new FieldError(FieldErrorType.NotSupported, field, goQuoteShort(value), value, supportedValuesDetail(supported), supported);
+export function notSupportedString(field: Path, value: string, supported: string[]): FieldError {
+  return new FieldError(FieldErrorType.NotSupported, field.toString(), goQuoteShort(value), value, supportedValuesDetail(supported), supported);
 }
 
 /** NotSupported with a non-string value already rendered (e.g. `false`). */
-export function notSupportedRaw(field: string, renderedValue: string, supported: string[]): FieldError {
-  return new FieldError(FieldErrorType.NotSupported, field, shortenRendered(renderedValue), renderedValue, supportedValuesDetail(supported), supported);
+export function notSupportedRaw(field: Path, renderedValue: string, supported: string[]): FieldError {
+  return new FieldError(FieldErrorType.NotSupported, field.toString(), shortenRendered(renderedValue), renderedValue, supportedValuesDetail(supported), supported);
 }
 
 /** Ordered collection of violations, in rule order. Past MAX_COLLECTED_ERRORS violations are
@@ -162,10 +168,13 @@ export class FieldErrorList {
     this.omitted += other.omitted;
   }
 
-  /** One Invalid string violation per message (the `IsDNS1123…`/`IsEnvVarName` pattern). */
-  addInvalidStringPerMessage(field: string, value: string, messages: string[], prefix: string = ""): void {
+  /** One Invalid string violation per message (the `IsDNS1123…`/`IsEnvVarName` pattern); the
+   *  path is rendered once for all of them. */
+  addInvalidStringPerMessage(field: Path, value: string, messages: string[], prefix: string = ""): void {
+    if (messages.length == 0) return;
+    const at = field.toString();
     for (let i = 0; i < messages.length; i++) {
-      this.add(invalidString(field, value, prefix + unchecked(messages[i])));
+      this.add(invalidStringAt(at, value, prefix + unchecked(messages[i])));
     }
   }
 
@@ -272,21 +281,8 @@ function tupleKey(e: FieldError): string {
     i32ToDecimal(e.rawValue.length) + ":" + e.rawValue + "|" + e.detail;
 }
 
-/** Field path helpers: `child("spec", "x")` → `spec.x`; `index(p, 3)` → `p[3]`; `key(p, k)` → `p[k]`. */
-export function child(path: string, name: string): string {
-  return path.length == 0 ? name : path + "." + name;
-}
-
-export function index(path: string, i: i32): string {
-  return path + "[" + i32ToDecimal(i) + "]";
-}
-
-export function key(path: string, k: string): string {
-  return path + "[" + k + "]";
-}
-
 /** Attaches a field path to a single-value check: null when ok, Required or Invalid (`%q`). */
-export function fieldErrorFromCheck(field: string, value: string, check: ValueCheck): FieldError | null {
+export function fieldErrorFromCheck(field: Path, value: string, check: ValueCheck): FieldError | null {
   if (check.ok) return null;
   if (check.required) return required(field, check.detail);
   return invalidString(field, value, check.detail);

@@ -1,6 +1,7 @@
 // waPC guest ABI, written by hand: the nine `wapc.*` host imports, reading an invocation,
 // responding, erroring, calling the host, and the abort handler the build wires with
 // `--use abort=assembly/wapc/index/wapcAbort`. Nothing here knows about Kubewarden or cachewarden.
+import { failure, Result, success } from "../util/result";
 import { u64ToDecimal } from "../util/decimal";
 import { uninitializedBuffer, uninitializedBytes } from "../util/memory";
 
@@ -90,9 +91,7 @@ export function consoleLog(message: string): void {
 }
 
 /** The outcome of a host call: the response bytes, or the host's error text. */
-export class HostCallResult {
-  constructor(public ok: bool, public response: Uint8Array, public error: string) {}
-}
+export type HostCallResult = Result<Uint8Array>;
 
 /** Calls `binding/namespace/operation` on the host with `payload`. Never traps. */
 export function hostCall(binding: string, namespace: string, operation: string, payload: Uint8Array): HostCallResult {
@@ -115,12 +114,12 @@ export function hostCall(binding: string, namespace: string, operation: string, 
     const len = <i32>__host_response_len();
     const response = uninitializedBytes(len);
     if (len > 0) __host_response(response.dataStart);
-    return new HostCallResult(true, response, "");
+    return success<Uint8Array>(response);
   }
   const errLen = <i32>__host_error_len();
   const err = uninitializedBytes(errLen);
   if (errLen > 0) __host_error(err.dataStart);
-  return new HostCallResult(false, new Uint8Array(0), String.UTF8.decodeUnsafe(err.dataStart, errLen));
+  return failure<Uint8Array>(new Uint8Array(0), String.UTF8.decodeUnsafe(err.dataStart, errLen));
 }
 
 /**

@@ -1,6 +1,8 @@
-// cacheengine-validator entry: waPC dispatch only; the policy lives in policy.ts, the rules in rules.ts.
+// cacheengine-validator entry: waPC dispatch only; the request in policy.ts, the rules in rules.ts,
+// the settings in settings.ts.
 import { handleGuestCall } from "../../../assembly/kubewarden/index";
-import { validate, validateSettings } from "./policy";
+import { validate } from "./policy";
+import { validateSettings } from "./settings";
 
 export function __guest_call(operationLen: i32, payloadLen: i32): i32 {
   return handleGuestCall(operationLen, payloadLen, validate, validateSettings);

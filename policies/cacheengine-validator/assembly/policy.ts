@@ -1,16 +1,12 @@
-// validate / validate_settings of cacheengine-validator
+// validate of cacheengine-validator
 // (docs/policies/cacheengine-validator.md#responses): decode the request, pick the engine kind from
 // `request.kind.kind`, run the rules on CREATE, keep only introduced violations on UPDATE, and
 // answer with the Kubernetes 422 message.
-import { JsonValue, parseJson } from "../../../assembly/json/index";
+import { JsonValue } from "../../../assembly/json/index";
+import { decodeValidationPayload, accept, reject, ValidationRequest } from "../../../assembly/kubewarden/index";
+import { FieldErrorList, introducedErrors, invalidString, newPath } from "../../../assembly/validate/index";
 import {
-  decodeValidationPayload, accept, reject, settingsValid, settingsInvalid, ValidationRequest,
-} from "../../../assembly/kubewarden/index";
-import {
-  FieldErrorList, introducedErrors, invalidString, joinBounded, shortenRendered,
-} from "../../../assembly/validate/index";
-import {
-  LMCACHE_ENGINE_KIND, CACHEBLEND_ENGINE_KIND, LMCACHE_ENGINE_GROUP, REJECTION_CODE, UNKNOWN_FIELD_DETAIL,
+  LMCACHE_ENGINE_KIND, CACHEBLEND_ENGINE_KIND, LMCACHE_ENGINE_GROUP, REJECTION_CODE,
 } from "../../../assembly/keys/index";
 import { EngineKind, engineKindOf, engineViolations } from "./rules";
 
@@ -43,7 +39,7 @@ function respond(kind: EngineKind, request: ValidationRequest, onlyIntroduced: b
   if (object === null || !object.isObject()) {
     const errs = new FieldErrorList();
     const kindName = object === null ? "null" : object.kindName();
-    errs.add(invalidString("object", kindName, "must be a " + kindText(kind) + " object"));
+    errs.add(invalidString(newPath("object"), kindName, "must be a " + kindText(kind) + " object"));
     return reject(errs.invalidMessage(kindText(kind), LMCACHE_ENGINE_GROUP, ""), CODE_INVALID).toBytes();
   }
   let errs = engineViolations(kind, object);
@@ -67,25 +63,4 @@ function objectName(object: JsonValue): string {
   if (metadata === null) return "";
   const name = metadata.readString("name");
   return name.ok ? name.value : "";
-}
-
-/** No settings exist: every key is `<key>: unknown field`, joined with `; ` (at most 100 of them,
- *  then `and N more`; a key is shortened past 1 KiB). */
-export function validateSettings(payload: Uint8Array): Uint8Array {
-  const parsed = parseJson(payload);
-  const settings = parsed.value;
-  if (settings === null) return settingsInvalid("settings are not valid JSON: " + parsed.error);
-  if (settings.isNull()) return settingsValid();
-  if (!settings.isObject()) return settingsInvalid("settings must be an object");
-  const problems = new Array<string>();
-  const seen = new Set<string>();
-  const n = settings.size();
-  for (let i = 0; i < n; i++) {
-    const key = settings.keyAt(i);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    problems.push(shortenRendered(key) + ": " + UNKNOWN_FIELD_DETAIL);
-  }
-  if (problems.length == 0) return settingsValid();
-  return settingsInvalid(joinBounded(problems, "; "));
 }

@@ -4,8 +4,10 @@
 // need them.
 import { JsonValue, Read } from "../../../assembly/json/index";
 import {
-  FieldErrorList, required, invalidString, notSupportedString,
-  dns1123SubdomainErrors, dns1123LabelErrors, isDns1123Subdomain, child, index, containsWhitespaceOrControl,
+  FieldErrorList, required, invalidString, notSupportedString, newPath, Path,
+  dns1123SubdomainErrors, dns1123LabelErrors, isDns1123Subdomain, containsWhitespaceOrControl,
+  readObjectAt, readListAt, readStringAt, readInt32At, readNumberAt, invalidJsonValue, presentAt,
+  MUST_BE_OBJECT, MUST_BE_STRING,
 } from "../../../assembly/validate/index";
 import {
   RepositoryCheck, checkPayloadRepository, isValidPullPolicy, isValidCudagraph,
@@ -14,10 +16,6 @@ import {
   LMCACHE_ENGINE_KIND, CACHEBLEND_ENGINE_KIND, CACHEBLEND_CHUNK_SIZE, REPOSITORY_FOOTGUN_DETAIL,
   MUST_NOT_CONTAIN_WHITESPACE_DETAIL, pullPolicies, cudagraphModes,
 } from "../../../assembly/keys/index";
-import {
-  readObjectAt, readListAt, readStringAt, readInt32At, readNumberAt, invalidJsonValue,
-  presentMember, MUST_BE_OBJECT, MUST_BE_STRING,
-} from "./fields";
 
 export enum EngineKind { LMCache, CacheBlend, Other }
 
@@ -41,50 +39,6 @@ export const REPOSITORY_REQUIRED_DETAIL = "must be a non-empty string";
 @lazy
 export const SECRET_NAME_REQUIRED_DETAIL = "must be a non-empty Secret name";
 
-// ---- field paths ----
-// @ts-ignore: decorator
-@lazy
-const SPEC = "spec";
-// @ts-ignore: decorator
-@lazy
-const SERVER = "spec.server";
-// @ts-ignore: decorator
-@lazy
-const CHUNK_SIZE = "spec.server.chunkSize";
-// @ts-ignore: decorator
-@lazy
-const BLEND = "spec.blend";
-// @ts-ignore: decorator
-@lazy
-const CHECK_LAYER = "spec.blend.checkLayer";
-// @ts-ignore: decorator
-@lazy
-const RECOMP_RATIO = "spec.blend.recompRatio";
-// @ts-ignore: decorator
-@lazy
-const INJECTION = "spec.injection";
-// @ts-ignore: decorator
-@lazy
-const PAYLOAD_IMAGE = "spec.injection.payloadImage";
-// @ts-ignore: decorator
-@lazy
-const REPOSITORY = "spec.injection.payloadImage.repository";
-// @ts-ignore: decorator
-@lazy
-const TAG = "spec.injection.payloadImage.tag";
-// @ts-ignore: decorator
-@lazy
-const PULL_POLICY = "spec.injection.payloadImage.pullPolicy";
-// @ts-ignore: decorator
-@lazy
-const IMAGE_PULL_SECRETS = "spec.injection.imagePullSecrets";
-// @ts-ignore: decorator
-@lazy
-const TARGET_CONTAINER = "spec.injection.targetContainer";
-// @ts-ignore: decorator
-@lazy
-const CUDAGRAPH = "spec.injection.cudagraph";
-
 /** The engine kind named by `request.kind.kind`; `Other` for any kind this policy does not check. */
 export function engineKindOf(kind: string): EngineKind {
   if (kind == LMCACHE_ENGINE_KIND) return EngineKind.LMCache;
@@ -95,120 +49,123 @@ export function engineKindOf(kind: string): EngineKind {
 /** Every violation of one engine object (a JSON object), in rule order. */
 export function engineViolations(kind: EngineKind, object: JsonValue): FieldErrorList {
   const errs = new FieldErrorList();
-  const spec = readObjectAt(object, "spec", SPEC, errs);
+  const spec = readObjectAt(object, "spec", null, errs);
   if (spec.invalid) return errs; // nothing else can be read
   const specNode = spec.value;
+  // container paths are values built on the way down; a leaf's path is built only for a violation
+  const specPath = newPath("spec");
 
   if (kind == EngineKind.CacheBlend) {
-    const server = readObjectAt(specNode, "server", SERVER, errs);
-    rejectChunkSizeOtherThan256(server.value, errs);                    // 1
-    const blend = readObjectAt(specNode, "blend", BLEND, errs);
-    rejectNegativeCheckLayer(blend.value, errs);                        // 2
-    rejectRecompRatioOutsideUnitInterval(blend.value, errs);            // 3
+    const server = readObjectAt(specNode, "server", specPath, errs);
+    rejectChunkSizeOtherThan256(server.value, specPath.child("server"), errs); // 1
+    const blend = readObjectAt(specNode, "blend", specPath, errs);
+    const blendPath = specPath.child("blend");
+    rejectNegativeCheckLayer(blend.value, blendPath, errs);             // 2
+    rejectRecompRatioOutsideUnitInterval(blend.value, blendPath, errs); // 3
   }
 
-  const injection = readObjectAt(specNode, "injection", INJECTION, errs);
-  const payloadImage = readObjectAt(injection.value, "payloadImage", PAYLOAD_IMAGE, errs);
+  const injection = readObjectAt(specNode, "injection", specPath, errs);
+  const injectionPath = specPath.child("injection");
+  const payloadImage = readObjectAt(injection.value, "payloadImage", injectionPath, errs);
+  const imagePath = injectionPath.child("payloadImage");
   if (kind == EngineKind.CacheBlend) {
-    requireCacheBlendInjection(injection, errs);                        // 4
-    if (injection.ok) requireCacheBlendPayloadImage(payloadImage, errs);  // 5 ("else")
+    requireCacheBlendInjection(injection, injectionPath, errs);         // 4
+    if (injection.ok) requireCacheBlendPayloadImage(payloadImage, imagePath, errs); // 5 ("else")
   }
 
   const image = payloadImage.value;
   if (image !== null) {
-    const repository = readStringAt(image, "repository", REPOSITORY, errs);
-    requireRepository(repository, errs);                                // 6
-    rejectImageSpecDefaultRepository(repository, errs);                 // 7
-    rejectRepositoryWhitespace(repository, errs);                       // 8
-    rejectTagWhitespace(readStringAt(image, "tag", TAG, errs), errs);   // 8b (decision, see README)
-    rejectUnsupportedPullPolicy(image, errs);                           // 9
+    const repository = readStringAt(image, "repository", imagePath, errs);
+    requireRepository(repository, imagePath, errs);                     // 6
+    rejectImageSpecDefaultRepository(repository, imagePath, errs);      // 7
+    rejectRepositoryWhitespace(repository, imagePath, errs);            // 8
+    rejectTagWhitespace(readStringAt(image, "tag", imagePath, errs), imagePath, errs); // 8b (decision, see README)
+    rejectUnsupportedPullPolicy(image, imagePath, errs);                // 9
   }
 
-  checkImagePullSecretNames(injection.value, errs);                     // 10, 11
-  rejectInvalidTargetContainer(injection.value, errs);                  // 12
+  checkImagePullSecretNames(injection.value, injectionPath, errs);      // 10, 11
+  rejectInvalidTargetContainer(injection.value, injectionPath, errs);   // 12
   if (kind == EngineKind.CacheBlend) {
-    rejectUnsupportedCudagraph(injection.value, errs);                  // 13
+    rejectUnsupportedCudagraph(injection.value, injectionPath, errs);   // 13
   }
   return errs;
 }
 
 // 1. `spec.server.chunkSize` present and ≠ 256.
-function rejectChunkSizeOtherThan256(server: JsonValue | null, errs: FieldErrorList): void {
-  const chunkSize = readInt32At(server, "chunkSize", CHUNK_SIZE, errs);
-  const node = presentMember(server, "chunkSize");
-  if (chunkSize.ok && chunkSize.value != CACHEBLEND_CHUNK_SIZE && node !== null) {
-    errs.add(invalidJsonValue(CHUNK_SIZE, node, CHUNK_SIZE_DETAIL));
-  }
+function rejectChunkSizeOtherThan256(server: JsonValue | null, at: Path, errs: FieldErrorList): void {
+  const chunkSize = readInt32At(server, "chunkSize", at, errs);
+  if (!chunkSize.ok || chunkSize.value == CACHEBLEND_CHUNK_SIZE) return;
+  const node = presentAt(server, "chunkSize");
+  if (node !== null) errs.add(invalidJsonValue(at.child("chunkSize"), node, CHUNK_SIZE_DETAIL));
 }
 
 // 2. `spec.blend.checkLayer` present and < 0.
-function rejectNegativeCheckLayer(blend: JsonValue | null, errs: FieldErrorList): void {
-  const checkLayer = readInt32At(blend, "checkLayer", CHECK_LAYER, errs);
-  const node = presentMember(blend, "checkLayer");
-  if (checkLayer.ok && checkLayer.value < 0 && node !== null) {
-    errs.add(invalidJsonValue(CHECK_LAYER, node, CHECK_LAYER_DETAIL));
-  }
+function rejectNegativeCheckLayer(blend: JsonValue | null, at: Path, errs: FieldErrorList): void {
+  const checkLayer = readInt32At(blend, "checkLayer", at, errs);
+  if (!checkLayer.ok || checkLayer.value >= 0) return;
+  const node = presentAt(blend, "checkLayer");
+  if (node !== null) errs.add(invalidJsonValue(at.child("checkLayer"), node, CHECK_LAYER_DETAIL));
 }
 
 // 3. `spec.blend.recompRatio` present and (≤ 0 or > 1). The controller decodes it as a float64, so
 // the comparison is on the correctly rounded float64 value (`1.0` = 1 passes, `-0.0` fails), with
 // no tolerance. A number beyond float64 range (`1e400`) is outside (0, 1] as well.
-function rejectRecompRatioOutsideUnitInterval(blend: JsonValue | null, errs: FieldErrorList): void {
-  const recompRatio = readNumberAt(blend, "recompRatio", RECOMP_RATIO, errs);
+function rejectRecompRatioOutsideUnitInterval(blend: JsonValue | null, at: Path, errs: FieldErrorList): void {
+  const recompRatio = readNumberAt(blend, "recompRatio", at, errs);
   const node = recompRatio.value;
   if (node === null) return;
   const f = node.asF64();
   if (!f.ok || f.value <= 0.0 || f.value > 1.0) {
-    errs.add(invalidJsonValue(RECOMP_RATIO, node, RECOMP_RATIO_DETAIL));
+    errs.add(invalidJsonValue(at.child("recompRatio"), node, RECOMP_RATIO_DETAIL));
   }
 }
 
 // 4. CacheBlend: `spec.injection` absent (null counts as absent; a wrong type was already reported).
-function requireCacheBlendInjection(injection: Read<JsonValue | null>, errs: FieldErrorList): void {
-  if (injection.missing) errs.add(required(INJECTION, CACHEBLEND_INJECTION_DETAIL));
+function requireCacheBlendInjection(injection: Read<JsonValue | null>, path: Path, errs: FieldErrorList): void {
+  if (injection.missing) errs.add(required(path, CACHEBLEND_INJECTION_DETAIL));
 }
 
 // 5. CacheBlend: else `spec.injection.payloadImage` absent.
-function requireCacheBlendPayloadImage(payloadImage: Read<JsonValue | null>, errs: FieldErrorList): void {
-  if (payloadImage.missing) errs.add(required(PAYLOAD_IMAGE, CACHEBLEND_INJECTION_DETAIL));
+function requireCacheBlendPayloadImage(payloadImage: Read<JsonValue | null>, path: Path, errs: FieldErrorList): void {
+  if (payloadImage.missing) errs.add(required(path, CACHEBLEND_INJECTION_DETAIL));
 }
 
 // 6. `payloadImage` present and `repository` absent, "" or blank.
-function requireRepository(repository: Read<string>, errs: FieldErrorList): void {
+function requireRepository(repository: Read<string>, at: Path, errs: FieldErrorList): void {
   if (repository.invalid) return;
   if (repository.missing || checkPayloadRepository(repository.value) == RepositoryCheck.Unset) {
-    errs.add(required(REPOSITORY, REPOSITORY_REQUIRED_DETAIL));
+    errs.add(required(at.child("repository"), REPOSITORY_REQUIRED_DETAIL));
   }
 }
 
 // 7. `repository` is exactly the ImageSpec default `lmcache/vllm-openai`.
-function rejectImageSpecDefaultRepository(repository: Read<string>, errs: FieldErrorList): void {
+function rejectImageSpecDefaultRepository(repository: Read<string>, at: Path, errs: FieldErrorList): void {
   if (repository.ok && checkPayloadRepository(repository.value) == RepositoryCheck.ImageSpecDefault) {
-    errs.add(invalidString(REPOSITORY, repository.value, REPOSITORY_FOOTGUN_DETAIL));
+    errs.add(invalidString(at.child("repository"), repository.value, REPOSITORY_FOOTGUN_DETAIL));
   }
 }
 
 // 8. `repository` contains whitespace or control characters.
-function rejectRepositoryWhitespace(repository: Read<string>, errs: FieldErrorList): void {
+function rejectRepositoryWhitespace(repository: Read<string>, at: Path, errs: FieldErrorList): void {
   if (repository.ok && checkPayloadRepository(repository.value) == RepositoryCheck.Whitespace) {
-    errs.add(invalidString(REPOSITORY, repository.value, MUST_NOT_CONTAIN_WHITESPACE_DETAIL));
+    errs.add(invalidString(at.child("repository"), repository.value, MUST_NOT_CONTAIN_WHITESPACE_DETAIL));
   }
 }
 
 // 8b. `tag` contains whitespace or control characters. The injectors skip such an engine as
 // `payload-image-invalid` (docs/policies/lmcache-injector.md#x3), and an admitted engine must never
 // cause that skip (docs/policies/cacheengine-validator.md#rule-8b).
-function rejectTagWhitespace(tag: Read<string>, errs: FieldErrorList): void {
+function rejectTagWhitespace(tag: Read<string>, at: Path, errs: FieldErrorList): void {
   if (tag.ok && containsWhitespaceOrControl(tag.value)) {
-    errs.add(invalidString(TAG, tag.value, MUST_NOT_CONTAIN_WHITESPACE_DETAIL));
+    errs.add(invalidString(at.child("tag"), tag.value, MUST_NOT_CONTAIN_WHITESPACE_DETAIL));
   }
 }
 
 // 9. `pullPolicy` present and not `Always`, `Never` or `IfNotPresent` ("" is present and outside).
-function rejectUnsupportedPullPolicy(image: JsonValue, errs: FieldErrorList): void {
-  const pullPolicy = readStringAt(image, "pullPolicy", PULL_POLICY, errs);
+function rejectUnsupportedPullPolicy(image: JsonValue, at: Path, errs: FieldErrorList): void {
+  const pullPolicy = readStringAt(image, "pullPolicy", at, errs);
   if (pullPolicy.ok && !isValidPullPolicy(pullPolicy.value)) {
-    errs.add(notSupportedString(PULL_POLICY, pullPolicy.value, pullPolicies()));
+    errs.add(notSupportedString(at.child("pullPolicy"), pullPolicy.value, pullPolicies()));
   }
 }
 
@@ -217,7 +174,7 @@ function rejectUnsupportedPullPolicy(image: JsonValue, errs: FieldErrorList): vo
 function pullSecretItemViolates(item: JsonValue | null): bool {
   if (item === null || item.isNull()) return true;
   if (!item.isObject()) return true;
-  const name = presentMember(item, "name");
+  const name = item.getPresent("name");
   if (name === null) return true;
   const text = name.asString();
   return !text.ok || text.value.length == 0 || !isDns1123Subdomain(text.value);
@@ -226,9 +183,10 @@ function pullSecretItemViolates(item: JsonValue | null): bool {
 // 10. `imagePullSecrets[i].name` absent or "" (a null item decodes to an empty reference).
 // 11. `imagePullSecrets[i].name` not a DNS-1123 subdomain, one violation per message.
 // Both rows are evaluated item by item, so each item's violations stay together.
-function checkImagePullSecretNames(injection: JsonValue | null, errs: FieldErrorList): void {
-  const list = readListAt(injection, "imagePullSecrets", IMAGE_PULL_SECRETS, errs).value;
+function checkImagePullSecretNames(injection: JsonValue | null, at: Path, errs: FieldErrorList): void {
+  const list = readListAt(injection, "imagePullSecrets", at, errs).value;
   if (list === null) return;
+  const listPath = at.child("imagePullSecrets");
   const n = list.size();
   for (let i = 0; i < n; i++) {
     // paths are built only for a violation: a valid list of any length allocates nothing per item
@@ -240,41 +198,42 @@ function checkImagePullSecretNames(injection: JsonValue | null, errs: FieldError
     let name: JsonValue | null = null;
     if (item !== null && !item.isNull()) {
       if (!item.isObject()) {
-        errs.add(invalidJsonValue(index(IMAGE_PULL_SECRETS, i), item, MUST_BE_OBJECT));
+        errs.add(invalidJsonValue(listPath.index(i), item, MUST_BE_OBJECT));
         continue;
       }
-      name = presentMember(item, "name");
+      name = item.getPresent("name");
     }
     if (name === null) {
-      errs.add(required(secretNamePath(i), SECRET_NAME_REQUIRED_DETAIL));                        // 10
+      errs.add(required(secretNamePath(listPath, i), SECRET_NAME_REQUIRED_DETAIL));                        // 10
       continue;
     }
     const text = name.asString();
     if (!text.ok) {
-      errs.add(invalidJsonValue(secretNamePath(i), name, MUST_BE_STRING));
+      errs.add(invalidJsonValue(secretNamePath(listPath, i), name, MUST_BE_STRING));
     } else if (text.value.length == 0) {
-      errs.add(required(secretNamePath(i), SECRET_NAME_REQUIRED_DETAIL));                        // 10
+      errs.add(required(secretNamePath(listPath, i), SECRET_NAME_REQUIRED_DETAIL));                        // 10
     } else if (!isDns1123Subdomain(text.value)) {
-      errs.addInvalidStringPerMessage(secretNamePath(i), text.value, dns1123SubdomainErrors(text.value)); // 11
+      errs.addInvalidStringPerMessage(secretNamePath(listPath, i), text.value, dns1123SubdomainErrors(text.value)); // 11
     }
   }
 }
 
-function secretNamePath(i: i32): string {
-  return child(index(IMAGE_PULL_SECRETS, i), "name");
+function secretNamePath(list: Path, i: i32): Path {
+  return list.index(i).child("name");
 }
 
 // 12. `targetContainer` non-empty and not a DNS-1123 label ("" selects the first container).
-function rejectInvalidTargetContainer(injection: JsonValue | null, errs: FieldErrorList): void {
-  const target = readStringAt(injection, "targetContainer", TARGET_CONTAINER, errs);
+function rejectInvalidTargetContainer(injection: JsonValue | null, at: Path, errs: FieldErrorList): void {
+  const target = readStringAt(injection, "targetContainer", at, errs);
   if (!target.ok || target.value.length == 0) return;
-  errs.addInvalidStringPerMessage(TARGET_CONTAINER, target.value, dns1123LabelErrors(target.value));
+  const problems = dns1123LabelErrors(target.value);
+  if (problems.length > 0) errs.addInvalidStringPerMessage(at.child("targetContainer"), target.value, problems);
 }
 
 // 13. CacheBlend: `cudagraph` present and not `eager`, `piecewise` or `full_decode_only`.
-function rejectUnsupportedCudagraph(injection: JsonValue | null, errs: FieldErrorList): void {
-  const cudagraph = readStringAt(injection, "cudagraph", CUDAGRAPH, errs);
+function rejectUnsupportedCudagraph(injection: JsonValue | null, at: Path, errs: FieldErrorList): void {
+  const cudagraph = readStringAt(injection, "cudagraph", at, errs);
   if (cudagraph.ok && !isValidCudagraph(cudagraph.value)) {
-    errs.add(notSupportedString(CUDAGRAPH, cudagraph.value, cudagraphModes()));
+    errs.add(notSupportedString(at.child("cudagraph"), cudagraph.value, cudagraphModes()));
   }
 }

@@ -1,4 +1,5 @@
-// lmcache-injector: the waPC entry point. All logic lives in policy.ts, plan.ts and settings.ts.
+// lmcache-injector entry: waPC dispatch only; the request in policy.ts, the decision in plan.ts,
+// the settings in settings.ts.
 import { handleGuestCall } from "../../../assembly/kubewarden/index";
 import { validate } from "./policy";
 import { validateSettings } from "./settings";

@@ -130,8 +130,8 @@ export function planLmcacheInjection(decoded: DecodedRequest, lookups: Kubernete
   // the container path is built only for a detail
 
   // 13. a non-empty `command` cannot be extended with args
-  const command = container.get("command");
-  if (command !== null && !command.isNull()) {
+  const command = container.getPresent("command");
+  if (command !== null) {
     if (!command.isArray()) return invalidRequest(containerPath(target.index) + ".command is not an array");
     if (command.size() > 0) return Decision.skip(REASON_COMMAND_OVERRIDE, detailCommandOverride(target.name));
   }

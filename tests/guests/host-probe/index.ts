@@ -59,7 +59,7 @@ function runHostCalls(script: string): string {
     if (parts.length < 4) continue;
     const payload = Uint8Array.wrap(String.UTF8.encode(parts[3]));
     const r = hostCall(parts[0], parts[1], parts[2], payload);
-    results.push(r.ok ? "ok:" + String.UTF8.decodeUnsafe(r.response.dataStart, r.response.length) : "err:" + r.error);
+    results.push(r.ok ? "ok:" + String.UTF8.decodeUnsafe(r.value.dataStart, r.value.length) : "err:" + r.error);
   }
   return results.join("\n");
 }

@@ -1,5 +1,6 @@
 import { bytesToString } from "../../../../assembly/kubewarden/index";
-import { validate, validateSettings } from "../policy";
+import { validate } from "../policy";
+import { validateSettings } from "../settings";
 
 function bytes(text: string): Uint8Array {
   return Uint8Array.wrap(String.UTF8.encode(text));

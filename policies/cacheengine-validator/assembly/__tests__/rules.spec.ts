@@ -2,7 +2,7 @@ import { parseJsonString, JsonValue } from "../../../../assembly/json/index";
 import { FieldErrorList } from "../../../../assembly/validate/index";
 import { EngineKind, engineKindOf, engineViolations, CHUNK_SIZE_DETAIL } from "../rules";
 import { REPOSITORY_FOOTGUN_DETAIL } from "../../../../assembly/keys/index";
-import { compactJsonText, renderJsonValue } from "../fields";
+import { compactJsonText, renderJsonValue } from "../../../../assembly/validate/index";
 
 const CB_BASE =
   '{"server":{"chunkSize":256},"blend":{"checkLayer":1,"recompRatio":0.15},' +

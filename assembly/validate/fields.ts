@@ -1,9 +1,14 @@
-// Typed reads of engine fields with V3 type errors, values printed as V4 says
-// (docs/policies/cacheengine-validator.md#malformed-input): a member of the wrong JSON type becomes
-// `<path>: Invalid value: <JSON value>: must be a …` in the error list and reads as Invalid, so the
-// rules that need it skip it. `null` reads as absent (Kubernetes "not set").
-import { JsonValue, Read, ReadState } from "../../../assembly/json/index";
-import { FieldError, FieldErrorList, goQuoteShort, invalidRaw, FieldErrorType, isFloat64AJSONInteger, shortenRendered } from "../../../assembly/validate/index";
+// Typed reads of object fields for validators, with Kubernetes-style type errors and values
+// printed as docs/policies/cacheengine-validator.md#malformed-input says: a member of the wrong
+// JSON type becomes `<path>: Invalid value: <JSON value>: must be a …` in the error list and reads
+// as Invalid, so the rules that need it skip it. `null` reads as absent (Kubernetes "not set").
+// Each reader takes the parent's path and builds the member's path only for an error.
+import { JsonValue, Read, ReadState } from "../json/index";
+import { FieldError, FieldErrorList, FieldErrorType, invalidRaw } from "./fielderrors";
+import { isFloat64AJSONInteger } from "./numbers";
+import { goQuoteShort } from "./quote";
+import { shortenRendered } from "./shorten";
+import { childPath, Path } from "./path";
 
 // @ts-ignore: decorator
 @lazy
@@ -66,80 +71,77 @@ export function renderJsonValue(v: JsonValue): string {
 
 /** `<path>: Invalid value: <v>: <detail>` for a value of the wrong type or range. The UPDATE
  *  comparison text is the raw string for strings, otherwise the whole compact text. */
-export function invalidJsonValue(path: string, v: JsonValue, detail: string): FieldError {
+export function invalidJsonValue(path: Path, v: JsonValue, detail: string): FieldError {
   if (v.isString()) {
     const s = v.asString();
-    if (s.ok) return new FieldError(FieldErrorType.Invalid, path, goQuoteShort(s.value), s.value, detail, []);
+    if (s.ok) return new FieldError(FieldErrorType.Invalid, path.toString(), goQuoteShort(s.value), s.value, detail, []);
   }
   return invalidRaw(path, compactJsonText(v.rawText()), detail);
 }
 
-/** The member `key` of `parent` when it is present and not null; null otherwise. */
-export function presentMember(parent: JsonValue | null, key: string): JsonValue | null {
-  if (parent === null) return null;
-  const v = parent.get(key);
-  if (v === null || v.isNull()) return null;
-  return v;
+/** `parent.getPresent(key)`, null when there is no parent (an absent or wrongly typed container). */
+export function presentAt(parent: JsonValue | null, key: string): JsonValue | null {
+  return parent === null ? null : parent.getPresent(key);
 }
 
 function absent<T>(value: T): Read<T> {
   return new Read<T>(ReadState.Absent, value);
 }
 
-function wrongType<T>(path: string, v: JsonValue, expected: string, value: T, errs: FieldErrorList): Read<T> {
-  errs.add(invalidJsonValue(path, v, expected));
+function wrongType<T>(at: Path | null, key: string, v: JsonValue, expected: string, value: T, errs: FieldErrorList): Read<T> {
+  errs.add(invalidJsonValue(childPath(at, key), v, expected));
   return new Read<T>(ReadState.Invalid, value, expected);
 }
 
-/** `parent.key` as an object. Absent when `parent` is null or the member is absent/null. */
-export function readObjectAt(parent: JsonValue | null, key: string, path: string, errs: FieldErrorList): Read<JsonValue | null> {
-  const v = presentMember(parent, key);
+/** `parent.key` as an object (`at` is the path of `parent`, null at the top). Absent when `parent` is null or the member is absent/null. */
+export function readObjectAt(parent: JsonValue | null, key: string, at: Path | null, errs: FieldErrorList): Read<JsonValue | null> {
+  const v = presentAt(parent, key);
   if (v === null) return absent<JsonValue | null>(null);
-  if (!v.isObject()) return wrongType<JsonValue | null>(path, v, MUST_BE_OBJECT, null, errs);
+  if (!v.isObject()) return wrongType<JsonValue | null>(at, key, v, MUST_BE_OBJECT, null, errs);
   return new Read<JsonValue | null>(ReadState.Ok, v);
 }
 
 /** `parent.key` as a list. */
-export function readListAt(parent: JsonValue | null, key: string, path: string, errs: FieldErrorList): Read<JsonValue | null> {
-  const v = presentMember(parent, key);
+export function readListAt(parent: JsonValue | null, key: string, at: Path | null, errs: FieldErrorList): Read<JsonValue | null> {
+  const v = presentAt(parent, key);
   if (v === null) return absent<JsonValue | null>(null);
-  if (!v.isArray()) return wrongType<JsonValue | null>(path, v, MUST_BE_LIST, null, errs);
+  if (!v.isArray()) return wrongType<JsonValue | null>(at, key, v, MUST_BE_LIST, null, errs);
   return new Read<JsonValue | null>(ReadState.Ok, v);
 }
 
 /** `parent.key` as a string. */
-export function readStringAt(parent: JsonValue | null, key: string, path: string, errs: FieldErrorList): Read<string> {
-  const v = presentMember(parent, key);
+export function readStringAt(parent: JsonValue | null, key: string, at: Path | null, errs: FieldErrorList): Read<string> {
+  const v = presentAt(parent, key);
   if (v === null) return absent<string>("");
   const s = v.asString();
-  if (!s.ok) return wrongType<string>(path, v, MUST_BE_STRING, "", errs);
+  if (!s.ok) return wrongType<string>(at, key, v, MUST_BE_STRING, "", errs);
   return s;
 }
 
 /** `parent.key` as an int32: an integer, or an integral number written as a float (`256.0`,
  *  `2.56e2`) as the API server admits it (docs/policies/cacheengine-validator.md#malformed-input); out of range → `must be a 32-bit integer`. */
-export function readInt32At(parent: JsonValue | null, key: string, path: string, errs: FieldErrorList): Read<i32> {
-  const v = presentMember(parent, key);
+export function readInt32At(parent: JsonValue | null, key: string, at: Path | null, errs: FieldErrorList): Read<i32> {
+  const v = presentAt(parent, key);
   if (v === null) return absent<i32>(0);
-  if (!v.isNumber()) return wrongType<i32>(path, v, MUST_BE_INTEGER, 0, errs);
+  if (!v.isNumber()) return wrongType<i32>(at, key, v, MUST_BE_INTEGER, 0, errs);
   const n = v.asI64();
   if (n.ok) {
-    if (n.value < INT32_MIN || n.value > INT32_MAX) return wrongType<i32>(path, v, MUST_BE_INT32, 0, errs);
+    if (n.value < INT32_MIN || n.value > INT32_MAX) return wrongType<i32>(at, key, v, MUST_BE_INT32, 0, errs);
     return new Read<i32>(ReadState.Ok, <i32>n.value);
   }
   // a number that is not an i64: an integer beyond 64 bits, or a fraction/exponent form
-  if (isIntegerText(v.numberText())) return wrongType<i32>(path, v, MUST_BE_INT32, 0, errs);
+  if (isIntegerText(v.numberText())) return wrongType<i32>(at, key, v, MUST_BE_INT32, 0, errs);
   const f = v.asF64();
-  if (!f.ok || !isFloat64AJSONInteger(f.value)) return wrongType<i32>(path, v, MUST_BE_INTEGER, 0, errs);
-  if (f.value < <f64>INT32_MIN || f.value > <f64>INT32_MAX) return wrongType<i32>(path, v, MUST_BE_INT32, 0, errs);
+  if (!f.ok || !isFloat64AJSONInteger(f.value)) return wrongType<i32>(at, key, v, MUST_BE_INTEGER, 0, errs);
+  if (f.value < <f64>INT32_MIN || f.value > <f64>INT32_MAX) return wrongType<i32>(at, key, v, MUST_BE_INT32, 0, errs);
   return new Read<i32>(ReadState.Ok, <i32>f.value);
 }
 
 /** `parent.key` as a JSON number node (any number; the caller decides about range). */
-export function readNumberAt(parent: JsonValue | null, key: string, path: string, errs: FieldErrorList): Read<JsonValue | null> {
-  const v = presentMember(parent, key);
+export function readNumberAt(parent: JsonValue | null, key: string, at: Path | null, errs: FieldErrorList): Read<JsonValue | null> {
+  const v = presentAt(parent, key);
   if (v === null) return absent<JsonValue | null>(null);
-  if (!v.isNumber()) return wrongType<JsonValue | null>(path, v, MUST_BE_NUMBER, null, errs);
+  if (!v.isNumber()) return wrongType<JsonValue | null>(at, key, v, MUST_BE_NUMBER, null, errs);
   return new Read<JsonValue | null>(ReadState.Ok, v);
 }
 
