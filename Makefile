@@ -5,7 +5,7 @@ CLI := node bin/cachewarden.js
 POLICY_WASM := $(wildcard policies/*/policy.wasm)
 ANNOTATED_WASM := $(wildcard policies/*/annotated-policy.wasm)
 
-.PHONY: all build test typecheck examples bench fuzz check-wasm clean
+.PHONY: all build test e2e-tests lint fmt typecheck examples bench fuzz check-wasm clean
 
 all: build
 
@@ -16,6 +16,21 @@ build:
 ## test: the whole suite (build, tsc, as-pect, node:test) ending in "<N> passed, <M> failed"
 test:
 	npm test
+
+## e2e-tests: each policy's kwctl bats file (policies/*/e2e.bats); skipped with a message where
+## kwctl or bats is absent (the Node suites run every case through the project's own host)
+e2e-tests: build
+	@if ! command -v kwctl >/dev/null 2>&1; then echo "e2e-tests: skipped, kwctl is not installed (npm test runs every case through tools/host)"; \
+	elif ! command -v bats >/dev/null 2>&1; then echo "e2e-tests: skipped, bats is not installed"; \
+	else bats policies/*/e2e.bats; fi
+
+## lint: ESLint over the Node tooling and the AssemblyScript (eslint.config.mjs)
+lint:
+	npm run lint
+
+## fmt: format every TypeScript/AssemblyScript source with Prettier (.prettierrc.json); `npm run fmt:check` only checks
+fmt:
+	npm run fmt
 
 typecheck:
 	npx tsc -p tsconfig.json

@@ -7,10 +7,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import * as yaml from "js-yaml";
-import { annotateFiles, annotateModule, AnnotateError } from "../tools/build/annotate";
-import { artifacthubWarnings, MetadataError, metadataProblems, resourcesProblems } from "../tools/build/metadata";
+import { annotateFiles, annotateModule, AnnotateError } from "../tools/wasm/annotate";
+import { artifacthubWarnings, MetadataError, metadataProblems, resourcesProblems } from "../tools/wasm/metadata";
 import { PolicyModule } from "../tools/host/guest";
-import { listSections, METADATA_SECTION } from "../tools/build/wasm";
+import { listSections, METADATA_SECTION } from "../tools/wasm/wasm";
 import { guestWasm } from "./guests/build-gates/guests";
 
 const RULE = { apiGroups: [""], apiVersions: ["v1"], resources: ["pods"], operations: ["CREATE"] };

@@ -3,9 +3,9 @@
 // rely on.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { annotateModule } from "../tools/build/annotate";
-import { assertGates, gateProblems, GateError } from "../tools/build/gates";
-import { encodeCustomSection, encodeU32, listSections, METADATA_SECTION, readStructure } from "../tools/build/wasm";
+import { annotateModule } from "../tools/wasm/annotate";
+import { assertGates, gateProblems, GateError } from "../tools/wasm/gates";
+import { encodeCustomSection, encodeU32, listSections, METADATA_SECTION, readStructure } from "../tools/wasm/wasm";
 import { guestWasm, GuestOptions } from "./guests/build-gates/guests";
 
 const METADATA = {

@@ -2,7 +2,7 @@
 // prove safe (passive segments, bulk-memory instructions that name segments).
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
-import { mergeDataSegments } from "../tools/build/segments";
+import { mergeDataSegments } from "../tools/wasm/segments";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const wabtInit = require("wabt") as () => Promise<{ parseWat(name: string, text: string, features?: Record<string, boolean>): { toBinary(o: object): { buffer: Uint8Array } } }>;

@@ -7,9 +7,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { gateProblems } from "../tools/build/gates";
-import { buildPolicies, BuildResult, policyInputsHash, summarizeAscOutput } from "../tools/build/index";
-import { METADATA_SECTION } from "../tools/build/wasm";
+import { gateProblems } from "../tools/wasm/gates";
+import { buildPolicies, BuildResult, policyInputsHash, summarizeAscOutput } from "../tools/wasm/index";
+import { METADATA_SECTION } from "../tools/wasm/wasm";
 
 const REPO = path.resolve(__dirname, "..");
 const FIXTURE = path.join(REPO, "tests", "fixtures", "build-policy");

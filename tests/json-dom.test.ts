@@ -29,7 +29,7 @@ before(() => {
     "tests/guests/json-probe/index.ts", "-o", out, ...runtimeFlags(process.env.JSON_PROBE_RUNTIME ?? "stub"),
     "-O3", "--converge", "--use", "abort=assembly/wapc/index/wapcAbort", "--exportStart", "_start",
     // the flags above alone: the root asconfig.json (production runtime defines) must not merge in
-    "--config", "tools/build/asconfig.isolated.json",
+    "--config", "tools/wasm/asconfig.isolated.json",
   ], { cwd: ROOT, encoding: "utf8" });
   assert.equal(r.status, 0, `asc failed:\n${r.stdout}${r.stderr}`);
   probe = PolicyModule.fromFile(out);

@@ -1,4 +1,4 @@
-// The texts transform (tools/build/texts-transform.mjs + tools/build/texts.ts): a module built like
+// The texts transform (tools/wasm/texts-transform.mjs + tools/wasm/texts.ts): a module built like
 // a policy says exactly what its source says, for every kind of string; keeps saying it on a
 // reused instance (the texts live below the heap, which is reset after every call); and carries
 // the texts in a passive segment rather than in the data copied at instantiation.
@@ -8,8 +8,8 @@ import * as fs from "node:fs";
 import { compileTestGuest } from "../tools/bench/guests";
 import { PolicyModule } from "../tools/host/guest";
 import { WarmInstance } from "../tools/host/instance";
-import { readStructure } from "../tools/build/wasm";
-import { gateProblems } from "../tools/build/gates";
+import { readStructure } from "../tools/wasm/wasm";
+import { gateProblems } from "../tools/wasm/gates";
 
 const EXPECTED = [
   "plain ASCII",

@@ -2,7 +2,7 @@
 // Each command lives in its own module and registers itself here. Errors are one clear line on
 // stderr and a non-zero exit, never a stack trace.
 import { Command, CommanderError } from "commander";
-import { registerBuild } from "./build/commands";
+import { registerBuild } from "./wasm/commands";
 import { registerRun } from "./host/commands";
 import { registerExamples } from "./examples";
 import { registerBench } from "./bench/index";

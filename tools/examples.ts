@@ -3,7 +3,7 @@
 // failure, including a policy that fails to build.
 import * as path from "node:path";
 import { Command } from "commander";
-import { buildPolicies } from "./build/index";
+import { buildPolicies } from "./wasm/index";
 import { CaseResult, policiesWithCases, runPolicyCases } from "./host/cases";
 
 const ROOT = path.resolve(__dirname, "..");

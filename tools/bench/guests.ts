@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ASC_FLAGS } from "../build/index";
+import { ASC_FLAGS } from "../wasm/index";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 
@@ -36,7 +36,7 @@ function inputsHash(guestDir: string): string {
   const h = crypto.createHash("sha256");
   h.update(compilerVersion()).update("\0").update(PRODUCTION_FLAGS.join(" ")).update("\0");
   const files = [...listFiles(guestDir), ...listFiles(path.join(ROOT, "assembly")), path.join(ROOT, "asconfig.json"),
-    ...["compile-guest.ts", "segments.ts", "texts.ts", "texts-transform.mjs", "texts-contract.json"].map((f) => path.join(ROOT, "tools", "build", f))];
+    ...["compile-guest.ts", "segments.ts", "texts.ts", "texts-transform.mjs", "texts-contract.json"].map((f) => path.join(ROOT, "tools", "wasm", f))];
   for (const f of files) {
     if (!fs.existsSync(f)) continue;
     h.update(path.relative(ROOT, f)).update("\0").update(fs.readFileSync(f)).update("\0");
@@ -58,7 +58,7 @@ export function compileTestGuest(name: string, opts: { log?: (line: string) => v
   fs.mkdirSync(outDir, { recursive: true });
   opts.log?.(`compiling test guest ${name} (production flags)`);
   const tmp = `${out}.${process.pid}.tmp`;
-  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "tools", "build", "compile-guest.ts"), path.relative(ROOT, entry), tmp],
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "tools", "wasm", "compile-guest.ts"), path.relative(ROOT, entry), tmp],
     { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0 || !fs.existsSync(tmp)) {
     fs.rmSync(tmp, { force: true });

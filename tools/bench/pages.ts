@@ -13,7 +13,7 @@
 // counter checks that it did not.
 import type { GuestCallResult, HostCallHandler } from "../host/guest";
 import { createWapcImports, invokeGuestCall, newCallState, runInitializers } from "../host/instance";
-import { readU32 } from "../build/segments";
+import { readU32 } from "../wasm/segments";
 
 export const PAGE_BYTES = 4096;
 const SENTINEL = 0xa5;

@@ -1,5 +1,5 @@
 // Test-only guest for tests/texts.test.ts: every kind of string the texts transform rewrites or
-// leaves alone (tools/build/texts-transform.mjs), answered as one line per case, so the test can
+// leaves alone (tools/wasm/texts-transform.mjs), answered as one line per case, so the test can
 // compare what the built module says with what the source says.
 import { readInvocation, releaseCallMemory, reportGuestError, respondString } from "../../../assembly/wapc/index";
 

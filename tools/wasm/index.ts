@@ -26,7 +26,7 @@ export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 export const ASC_FLAGS: readonly string[] = [
   "--runtime", "stub", "--use", "RESET_HEAP_AFTER_CALL=1", "-O3", "--converge",
   "--use", "abort=assembly/wapc/index/wapcAbort", "--exportStart", "_start",
-  // string literals out of linear memory (tools/build/texts-transform.mjs); the build adds their segment
+  // string literals out of linear memory (tools/wasm/texts-transform.mjs); the build adds their segment
   ...textsAscFlags(),
 ];
 
@@ -39,7 +39,7 @@ const POLICY_WASM = "policy.wasm";
 const ANNOTATED_WASM = "annotated-policy.wasm";
 const STAMP_VERSION = 1;
 // Build tooling whose behaviour shapes the outputs: a change re-runs every build.
-const TOOL_SOURCES = ["tools/build/index.ts", "tools/build/annotate.ts", "tools/build/gates.ts", "tools/build/metadata.ts", "tools/build/wasm.ts", "tools/build/segments.ts", "tools/build/texts.ts", "tools/build/texts-transform.mjs", "tools/build/texts-contract.json", "tools/build/asconfig.isolated.json", "tools/host/guest.ts", "tools/host/instance.ts"];
+const TOOL_SOURCES = ["tools/wasm/index.ts", "tools/wasm/annotate.ts", "tools/wasm/gates.ts", "tools/wasm/metadata.ts", "tools/wasm/wasm.ts", "tools/wasm/segments.ts", "tools/wasm/texts.ts", "tools/wasm/texts-transform.mjs", "tools/wasm/texts-contract.json", "tools/wasm/asconfig.isolated.json", "tools/host/guest.ts", "tools/host/instance.ts"];
 
 export interface BuildOptions {
   /** policy folder names; default: every policy under policiesDir */
@@ -206,7 +206,7 @@ function runAsc(rootDir: string, args: string[], textsFile: string): Promise<{ c
   });
 }
 
-/** asc, then the data segments merged and the texts segment attached (tools/build/texts.ts) */
+/** asc, then the data segments merged and the texts segment attached (tools/wasm/texts.ts) */
 async function compile(rootDir: string, p: PolicyPaths, outFile: string, log: (line: string) => void): Promise<Buffer> {
   const entry = path.relative(rootDir, p.entry).split(path.sep).join("/");
   const textsFile = `${outFile}.texts`;

@@ -1,4 +1,4 @@
-// `node --import tsx tools/build/compile-guest.ts <entry.ts> <out.wasm>` (cwd: the repository root):
+// `node --import tsx tools/wasm/compile-guest.ts <entry.ts> <out.wasm>` (cwd: the repository root):
 // one module built exactly as a policy's policy.wasm is (asc with the production flags, merged data
 // segments, the texts segment), for the test-only guests the benchmark and the fuzz tests use.
 // A separate process because the texts step is asynchronous and its callers are not.
