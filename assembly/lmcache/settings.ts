@@ -265,7 +265,7 @@ export function validateInjectorSettingsPayload(payload: Uint8Array, flavor: Inj
 
 /** `settings.lookup`; true unless it is exactly `false`. */
 export function lookupsEnabled(settings: JsonValue): bool {
-  // readBool Ok and false turns lookups off
+  // only a boolean false turns lookups off
   return !settings.memberIsBool(SETTING_LOOKUP, false);
 }
 
