@@ -1,5 +1,6 @@
 // Byte-level JSON grammar: the one strict validating pass (RFC 8259 + UTF-8), which records every
-// value's span, raw key and next sibling, and the string decoding used afterwards on validated text.
+// value's span, raw key and next sibling in the parse table (table.ts), and the string decoding
+// used afterwards on validated text.
 // All functions take a base pointer and explicit bounds and never read outside [base, base+n).
 import { ASCII_CASE_BIT, CHAR_0, CHAR_1, CHAR_BACKSLASH, CHAR_BACKSPACE, CHAR_CLOSE_BRACE, CHAR_CLOSE_BRACKET, CHAR_COLON, CHAR_COMMA, CHAR_CR, CHAR_DOT, CHAR_FORM_FEED, CHAR_LF, CHAR_LOWER_A, CHAR_LOWER_B, CHAR_LOWER_E, CHAR_LOWER_F, CHAR_LOWER_N, CHAR_LOWER_R, CHAR_LOWER_T, CHAR_LOWER_U, CHAR_MINUS, CHAR_NON_ASCII, CHAR_OPEN_BRACE, CHAR_OPEN_BRACKET, CHAR_PLUS, CHAR_QUOTE, CHAR_SLASH, CHAR_SPACE, CHAR_TAB } from "./chars";
 import { i32ToDecimal } from "../util/decimal";

@@ -77,8 +77,9 @@ export class JsonValue {
     const bytes = this._bytes;
     return this._wholeInput && bytes !== null ? bytes.length : this._end;
   }
-  /** the length of the source text a clean copy of this node writes (a parsed root's whole input),
-   *  or -1 for a container built with object()/array(); a size hint for output buffers */
+  /** the length of this node's source text (for a parsed root the whole input, whitespace
+   *  included), or -1 without one (a container built with object()/array()); edits made since are
+   *  not counted: a size hint for output buffers */
   sourceLength(): i32 {
     return this._bytes !== null ? this._outerEnd - this._outerStart : -1;
   }
@@ -266,21 +267,21 @@ export class JsonValue {
   // ---- allocation-free member probes (no node, no Read; for values that are only tested) ----
   /** the kind of member `key` (its last occurrence), or -1 when missing or this is not an object */
   memberKind(key: string): i32 {
-    const p = this.locateMember(key);
+    const p = this.locateMember(key, -1);
     return p !== null ? <i32>p.kind : -1;
   }
   /** whether member `key` is a string that asString() would decode (what `get(key)` then
    *  `isDecodableString()` answers), without creating its node */
   memberIsDecodableString(key: string): bool {
-    const p = this.locateMember(key);
-    if (p === null || p.kind != JsonKind.String) return false;
+    const p = this.locateMember(key, JsonKind.String);
+    if (p === null) return false;
     return stringBodyDecodes(p.data, p.start + 1, p.end - 1);
   }
   /** the decoded string of member `key`, or null when it is missing, not a string or not decodable
    *  (exactly when `get(key)` then `asString()` is not Ok), without a node or a Read */
   stringOrNull(key: string): string | null {
-    const p = this.locateMember(key);
-    if (p === null || p.kind != JsonKind.String) return null;
+    const p = this.locateMember(key, JsonKind.String);
+    if (p === null) return null;
     const owner = p.bytes;
     if (owner === null) return null; // cannot happen: every string has its text
     return decodeLiteral(owner, p.start, p.end);
@@ -288,8 +289,8 @@ export class JsonValue {
   /** whether member `key` is a string whose decoded value is `text` (readString(key) Ok and equal),
    *  compared on the raw bytes when the value has no escapes */
   stringEquals(key: string, text: string): bool {
-    const p = this.locateMember(key);
-    if (p === null || p.kind != JsonKind.String) return false;
+    const p = this.locateMember(key, JsonKind.String);
+    if (p === null) return false;
     const data = p.data;
     const s = p.start + 1;
     const e = p.end - 1;
@@ -301,8 +302,8 @@ export class JsonValue {
   }
   /** whether member `key` is the boolean `value` (get(key) then asBool() Ok with that value) */
   memberIsBool(key: string, value: bool): bool {
-    const p = this.locateMember(key);
-    if (p === null || p.kind != JsonKind.Bool || p.data == 0) return false;
+    const p = this.locateMember(key, JsonKind.Bool);
+    if (p === null || p.data == 0) return false;
     return (<u32>load<u8>(p.data + <usize>p.start) == CHAR_LOWER_T) == value;
   }
   /** this string value decoded, or null when it is not a decodable string (asString() not Ok) */
@@ -313,8 +314,9 @@ export class JsonValue {
   }
 
   /** finds the last member `key`: its kind and text span in the document's probe (read at once;
-   *  the next probe overwrites it), or null when missing or this is not an object */
-  private locateMember(key: string): MemberProbe | null {
+   *  the next probe overwrites it), or null when missing, not of kind `want` (-1: any kind) or
+   *  this is not an object */
+  private locateMember(key: string, want: i32): MemberProbe | null {
     if (this._kind != JsonKind.Object) return null;
     const doc = this._doc;
     let kind: JsonKind;
@@ -343,6 +345,7 @@ export class JsonValue {
         start = end = 0;
       }
     }
+    if (want >= 0 && <i32>kind != want) return null;
     // a container built by object() has no document: its probe answer is its own
     return (doc !== null ? doc.probe() : new MemberProbe()).found(kind, bytes, start, end);
   }
