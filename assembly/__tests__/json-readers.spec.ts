@@ -1,5 +1,5 @@
 // Typed readers and object/array access of the JSON DOM: never a silent default.
-import { JsonValue, ReadState, parseJsonString } from "../json/index";
+import { JsonKind, JsonValue, ReadState, parseJsonString } from "../json/index";
 
 function parse(text: string): JsonValue {
   const r = parseJsonString(text);
@@ -12,6 +12,13 @@ function member(doc: JsonValue, key: string): JsonValue {
   const v = doc.get(key);
   expect(v !== null).toBe(true, "missing " + key);
   return v !== null ? v : JsonValue.nul();
+}
+
+/** member `key` read as an integer (the member must be present and an integer) */
+function intMember(doc: JsonValue, key: string): i64 {
+  const r = member(doc, key).asI64();
+  expect(r.ok).toBe(true, key);
+  return r.value;
 }
 
 describe("json readers: asString", () => {
@@ -109,7 +116,7 @@ describe("json readers: asF64, asBool, numberText", () => {
 describe("json readers: objects", () => {
   it("returns the last occurrence of a duplicate key", () => {
     const doc = parse("{\"a\":1,\"b\":2,\"a\":3}");
-    expect(doc.readI64("a").value).toBe(3);
+    expect(intMember(doc, "a")).toBe(3);
     expect(doc.size()).toBe(3);
     expect(doc.keyAt(2)).toBe("a");
   });
@@ -118,16 +125,16 @@ describe("json readers: objects", () => {
     const doc = parse("{\"n\\u0061me\":\"x\",\"we\\u0069rd\\\"key\":1,\"\\ud83d\\ude00\":2,\"é\":3,\"a\\/b\":4}");
     expect(doc.readString("name").value).toBe("x");
     expect(doc.has("weird\"key")).toBe(true);
-    expect(doc.readI64("😀").value).toBe(2);
-    expect(doc.readI64("\u00e9").value).toBe(3);
-    expect(doc.readI64("a/b").value).toBe(4);
+    expect(intMember(doc, "😀")).toBe(2);
+    expect(intMember(doc, "\u00e9")).toBe(3);
+    expect(intMember(doc, "a/b")).toBe(4);
     expect(doc.has("n\\u0061me")).toBe(false);
     expect(doc.keyAt(1)).toBe("weird\"key");
   });
 
   it("treats a raw key and its escaped spelling as the same key (last wins)", () => {
     const doc = parse("{\"name\":1,\"n\\u0061me\":2}");
-    expect(doc.readI64("name").value).toBe(2);
+    expect(intMember(doc, "name")).toBe(2);
   });
 
   it("distinguishes absent, null, ok and invalid", () => {
@@ -137,16 +144,10 @@ describe("json readers: objects", () => {
     expect(doc.readString("n").missing).toBe(true);
     expect(doc.readString("s").state).toBe(ReadState.Ok);
     expect(doc.readString("i").state).toBe(ReadState.Invalid);
-    expect(doc.readI64("f").state).toBe(ReadState.Invalid);
-    expect(doc.readF64("i").value).toBe(7.0);
-    expect(doc.readBool("b").value).toBe(true);
-    expect(doc.readBool("s").invalid).toBe(true);
-    expect(doc.readObject("o").ok).toBe(true);
-    expect(doc.readObject("a").state).toBe(ReadState.Invalid);
-    expect(doc.readObject("a").value === null).toBe(true);
-    expect(doc.readArray("a").ok).toBe(true);
-    expect(doc.readArray("n").state).toBe(ReadState.Null);
-    expect(doc.readArray("zz").state).toBe(ReadState.Absent);
+    expect(member(doc, "f").asI64().state).toBe(ReadState.Invalid);
+    expect(member(doc, "i").asF64().value).toBe(7.0);
+    expect(member(doc, "b").asBool().value).toBe(true);
+    expect(member(doc, "s").asBool().invalid).toBe(true);
   });
 
   it("answers Absent / null / false on non-objects", () => {
@@ -216,5 +217,85 @@ describe("json readers: member keys far from their value or very long (the table
       doc.set("a", JsonValue.int(5));
       expect(doc.toString()).toBe("{\"a\":5,\"" + key + "\":2,\"b\":3}");
     }
+  });
+});
+
+/** the probe answers of `obj` for the members s (string), e (escaped string), b (true), n (null), o (object) */
+function probeAnswers(obj: JsonValue): void {
+  expect(obj.memberKind("s")).toBe(<i32>JsonKind.String);
+  expect(obj.memberKind("b")).toBe(<i32>JsonKind.Bool);
+  expect(obj.memberKind("n")).toBe(<i32>JsonKind.Null);
+  expect(obj.memberKind("o")).toBe(<i32>JsonKind.Object);
+  expect(obj.memberKind("missing")).toBe(-1);
+  expect(obj.stringEquals("s", "x")).toBe(true);
+  expect(obj.stringEquals("s", "y")).toBe(false);
+  expect(obj.stringEquals("e", "a\"b")).toBe(true);
+  expect(obj.stringEquals("b", "true")).toBe(false);
+  expect(obj.stringEquals("missing", "")).toBe(false);
+  expect(obj.stringOrNull("e")).toBe("a\"b");
+  expect(obj.stringOrNull("b") === null).toBe(true);
+  expect(obj.memberIsBool("b", true)).toBe(true);
+  expect(obj.memberIsBool("b", false)).toBe(false);
+  expect(obj.memberIsBool("s", true)).toBe(false);
+  expect(obj.memberIsDecodableString("s")).toBe(true);
+  expect(obj.memberIsDecodableString("n")).toBe(false);
+}
+
+describe("json member probes", () => {
+  const text = "{\"s\":\"x\",\"e\":\"a\\\"b\",\"b\":true,\"n\":null,\"o\":{}}";
+
+  it("answer from the records of an untouched object", () => {
+    probeAnswers(parse(text));
+  });
+
+  it("answer from the child list of a mutated object", () => {
+    const doc = parse(text);
+    expect(doc.set("z", JsonValue.int(1))).toBe(true);
+    probeAnswers(doc);
+  });
+
+  it("answer for an object built without a document", () => {
+    const obj = JsonValue.object();
+    obj.set("s", JsonValue.str("x"));
+    obj.set("e", JsonValue.str("a\"b"));
+    obj.set("b", JsonValue.bool(true));
+    obj.set("n", JsonValue.nul());
+    obj.set("o", JsonValue.object());
+    probeAnswers(obj);
+  });
+
+  it("keep each answer apart when two objects of one document are probed in turn", () => {
+    const doc = parse("{\"a\":{\"k\":\"1\"},\"b\":{\"k\":true}}");
+    const a = member(doc, "a");
+    const b = member(doc, "b");
+    expect(a.memberKind("k")).toBe(<i32>JsonKind.String);
+    expect(b.memberKind("k")).toBe(<i32>JsonKind.Bool);
+    expect(a.stringEquals("k", "1")).toBe(true);
+    expect(b.memberIsBool("k", true)).toBe(true);
+  });
+
+  it("answer nothing on a value that is not an object", () => {
+    const arr = parse("[\"s\"]");
+    expect(arr.memberKind("s")).toBe(-1);
+    expect(arr.stringOrNull("s") === null).toBe(true);
+  });
+});
+
+describe("json sourceLength", () => {
+  it("is the whole input for a parsed root, surrounding whitespace included", () => {
+    const text = "  {\"a\": [1, 2]}\n";
+    expect(parse(text).sourceLength()).toBe(text.length);
+    expect(parse(text).sourceLength()).toBe(16);
+  });
+
+  it("is a member's own span", () => {
+    const doc = parse("{\"a\": [1, 2] }");
+    expect(member(doc, "a").sourceLength()).toBe(6);
+  });
+
+  it("is the encoded text of a new scalar and -1 for a built container", () => {
+    expect(JsonValue.str("ab").sourceLength()).toBe(4);
+    expect(JsonValue.object().sourceLength()).toBe(-1);
+    expect(JsonValue.array().sourceLength()).toBe(-1);
   });
 });

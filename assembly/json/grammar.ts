@@ -1,8 +1,11 @@
 // Byte-level JSON grammar: the one strict validating pass (RFC 8259 + UTF-8), which records every
-// value's span, raw key and next sibling, and the string decoding used afterwards on validated text.
+// value's span, raw key and next sibling in the parse table (table.ts), and the string decoding
+// used afterwards on validated text.
 // All functions take a base pointer and explicit bounds and never read outside [base, base+n).
+import { ASCII_CASE_BIT, CHAR_0, CHAR_1, CHAR_BACKSLASH, CHAR_BACKSPACE, CHAR_CLOSE_BRACE, CHAR_CLOSE_BRACKET, CHAR_COLON, CHAR_COMMA, CHAR_CR, CHAR_DOT, CHAR_FORM_FEED, CHAR_LF, CHAR_LOWER_A, CHAR_LOWER_B, CHAR_LOWER_E, CHAR_LOWER_F, CHAR_LOWER_N, CHAR_LOWER_R, CHAR_LOWER_T, CHAR_LOWER_U, CHAR_MINUS, CHAR_NON_ASCII, CHAR_OPEN_BRACE, CHAR_OPEN_BRACKET, CHAR_PLUS, CHAR_QUOTE, CHAR_SLASH, CHAR_SPACE, CHAR_TAB } from "./chars";
 import { i32ToDecimal } from "../util/decimal";
 import { uninitializedI32s } from "../util/memory";
+import { ValueTable } from "./table";
 
 // Messages of the validating pass.
 // @ts-ignore: decorator
@@ -50,16 +53,16 @@ const E_SEPARATOR = "expected ',' or a closing bracket";
 
 /** true for the four whitespace bytes RFC 8259 allows between tokens */
 @inline export function isWs(c: u32): bool {
-  return c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09;
+  return c == CHAR_SPACE || c == CHAR_LF || c == CHAR_CR || c == CHAR_TAB;
 }
 
-@inline export function isDigit(c: u32): bool { return c - 0x30 < 10; }
+@inline export function isDigit(c: u32): bool { return c - CHAR_0 < 10; }
 
 /** The first offset at or after p that is not whitespace (or end). Inlined, with the common case
  *  of compact JSON (no whitespace here at all) decided by one comparison. */
 @inline export function skipWs(base: usize, p: i32, end: i32): i32 {
   // every whitespace byte is <= 0x20
-  if (p < end && <u32>load<u8>(base + <usize>p) > 0x20) return p;
+  if (p < end && <u32>load<u8>(base + <usize>p) > CHAR_SPACE) return p;
   return skipWsFrom(base, p, end);
 }
 
@@ -70,28 +73,28 @@ function skipWsFrom(base: usize, p: i32, end: i32): i32 {
 
 /** The end of the RFC 8259 number starting at `p`, or -1 when the grammar does not match there. */
 export function scanNumber(base: usize, p: i32, n: i32): i32 {
-  if (p < n && load<u8>(base + <usize>p) == 0x2D) p++;
+  if (p < n && load<u8>(base + <usize>p) == CHAR_MINUS) p++;
   if (p >= n) return -1;
   let c = <u32>load<u8>(base + <usize>p);
-  if (c == 0x30) {
+  if (c == CHAR_0) {
     p++;
-  } else if (c - 0x31 < 9) {
+  } else if (c - CHAR_1 < 9) {
     p++;
     while (p < n && isDigit(<u32>load<u8>(base + <usize>p))) p++;
   } else {
     return -1;
   }
-  if (p < n && load<u8>(base + <usize>p) == 0x2E) {
+  if (p < n && load<u8>(base + <usize>p) == CHAR_DOT) {
     p++;
     const digits = p;
     while (p < n && isDigit(<u32>load<u8>(base + <usize>p))) p++;
     if (p == digits) return -1;
   }
-  if (p < n && (<u32>load<u8>(base + <usize>p) | 0x20) == 0x65) {
+  if (p < n && (<u32>load<u8>(base + <usize>p) | ASCII_CASE_BIT) == CHAR_LOWER_E) {
     p++;
     if (p < n) {
       c = <u32>load<u8>(base + <usize>p);
-      if (c == 0x2B || c == 0x2D) p++;
+      if (c == CHAR_PLUS || c == CHAR_MINUS) p++;
     }
     const digits = p;
     while (p < n && isDigit(<u32>load<u8>(base + <usize>p))) p++;
@@ -101,9 +104,9 @@ export function scanNumber(base: usize, p: i32, n: i32): i32 {
 }
 
 @inline function hexValue(c: u32): i32 {
-  if (c - 0x30 < 10) return <i32>(c - 0x30);
-  const l = c | 0x20;
-  if (l - 0x61 < 6) return <i32>(l - 0x61 + 10);
+  if (c - CHAR_0 < 10) return <i32>(c - CHAR_0);
+  const l = c | ASCII_CASE_BIT;
+  if (l - CHAR_LOWER_A < 6) return <i32>(l - CHAR_LOWER_A + 10);
   return -1;
 }
 
@@ -124,9 +127,9 @@ const HIGHS: u64 = 0x8080808080808080;
 /** high bit set in each byte that is '"', '\\', a control character or non-ASCII; the lowest set
  *  bit marks the first such byte exactly (borrows only reach bytes above a match) */
 @inline function stringSpecialMask(x: u64): u64 {
-  const q = x ^ (ONES * 0x22);
-  const b = x ^ (ONES * 0x5C);
-  return (x | ((x - ONES * 0x20) & ~x) | ((q - ONES) & ~q) | ((b - ONES) & ~b)) & HIGHS;
+  const q = x ^ (ONES * CHAR_QUOTE);
+  const b = x ^ (ONES * CHAR_BACKSLASH);
+  return (x | ((x - ONES * CHAR_SPACE) & ~x) | ((q - ONES) & ~q) | ((b - ONES) & ~b)) & HIGHS;
 }
 
 /** The offset of the first '"', '\\', control or non-ASCII byte in [p, n), or n. */
@@ -138,174 +141,11 @@ const HIGHS: u64 = 0x8080808080808080;
   }
   while (p < n) {
     const c = <u32>load<u8>(base + <usize>p);
-    if (c == 0x22 || c == 0x5C || c < 0x20 || c >= 0x80) return p;
+    if (c == CHAR_QUOTE || c == CHAR_BACKSLASH || c < CHAR_SPACE || c >= CHAR_NON_ASCII) return p;
     p++;
   }
   return n;
 }
-
-/**
- * One record per value of a validated document, in document (pre-)order: four i32 per value,
- * [start, end, next, key] where [start, end) is the value's text, `next` the index of the first
- * value after this one's subtree (its next sibling when it has one), and `key` where the raw member
- * key lies between its quotes (0 for array items and the root): `escaped << 31 | gap << 20 | length`,
- * with `gap` the bytes from the key's closing quote to the value (2 for `":`), `length` the raw
- * key's bytes and `escaped` whether it contains a backslash. A key too long or too far from its
- * value for those bits (never in real requests) keeps its span in a side list. A container's first
- * child is its own index + 1, so children are found, compared by key and counted without
- * rescanning any text. 16 bytes per value: on a fresh instance the table is, after the request
- * and the response, the largest thing an evaluation writes.
- */
-export class ValueTable {
-  data: StaticArray<i32>;
-  count: i32 = 0;
-  /** (index, keyStart, keyEnd) of the members whose key does not fit the key word, by index */
-  private wide: StaticArray<i32> | null = null;
-  private wideCount: i32 = 0;
-
-  constructor(capacity: i32) {
-    // not zero-filled: only added records are read, and unused capacity stays untouched pages
-    this.data = uninitializedI32s(max(capacity, 4) * RECORD_I32S);
-  }
-
-  /** a new value starting at `start` (its end and next are set when it ends); returns its index.
-   *  `keyEnd` carries the escaped flag in bit 31; (0, 0) for a value without a key. */
-  add(start: i32, keyStart: i32, keyEnd: i32): i32 {
-    const i = this.count;
-    if ((i + 1) * RECORD_I32S > this.data.length) this.grow();
-    const slot = changetype<usize>(this.data) + (<usize>i << RECORD_SHIFT);
-    store<i32>(slot, start);
-    store<i32>(slot, 0, 4);
-    store<i32>(slot, i + 1, 8);
-    let key = 0;
-    if (keyStart != 0 || keyEnd != 0) {
-      const ke = keyEnd & 0x7FFFFFFF;
-      const gap = start - ke;
-      const length = ke - keyStart;
-      key = keyEnd & 0x80000000;
-      if (<u32>gap < <u32>KEY_GAP_WIDE && <u32>length <= <u32>KEY_LENGTH_MASK) key |= (gap << 20) | length;
-      else {
-        key |= KEY_GAP_WIDE << 20;
-        this.addWide(i, keyStart, ke);
-      }
-    }
-    store<i32>(slot, key, 12);
-    this.count = i + 1;
-    return i;
-  }
-
-  /** the value i (added, so in range) ends at `end`; its subtree ends here too */
-  @inline close(i: i32, end: i32): void {
-    const slot = changetype<usize>(this.data) + (<usize>i << RECORD_SHIFT);
-    store<i32>(slot, end, 4);
-    store<i32>(slot, this.count, 8);
-  }
-
-  // Growing and trimming go through the runtime's reallocation, which the stub runtime does in
-  // place for the last allocation (the validator allocates nothing else while it fills the table):
-  // no copy, and no unused capacity left between the table and what is allocated after it.
-  private grow(): void {
-    this.data = changetype<StaticArray<i32>>(__renew(changetype<usize>(this.data), <usize>this.data.length << 3));
-  }
-
-  /** gives back the capacity past the last record */
-  trim(): void {
-    const used = <usize>max(this.count, 1) << RECORD_SHIFT;
-    if (used < <usize>this.data.length << 2) this.data = changetype<StaticArray<i32>>(__renew(changetype<usize>(this.data), used));
-  }
-
-  private addWide(i: i32, keyStart: i32, keyEnd: i32): void {
-    let wide = this.wide;
-    const n = this.wideCount;
-    if (wide === null || (n + 1) * 3 > wide.length) {
-      const next = uninitializedI32s(max(n * 6, 12));
-      if (wide !== null) memory.copy(changetype<usize>(next), changetype<usize>(wide), <usize>n * 12);
-      wide = next;
-      this.wide = next;
-    }
-    const at = changetype<usize>(wide) + <usize>n * 12;
-    store<i32>(at, i);
-    store<i32>(at, keyStart, 4);
-    store<i32>(at, keyEnd, 8);
-    this.wideCount = n + 1;
-  }
-
-  /** the side-list span of member i: which 1 keyStart, 2 keyEnd (indices are added in order) */
-  wideKey(i: i32, which: i32): i32 {
-    const wide = this.wide;
-    if (wide === null) return 0;
-    let lo = 0;
-    let hi = this.wideCount - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = changetype<usize>(wide) + <usize>mid * 12;
-      const vi = load<i32>(at);
-      if (vi == i) return load<i32>(at + (<usize>which << 2));
-      if (vi < i) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return 0;
-  }
-
-  /** start of value i's text; -1 when i is out of range */
-  @inline start(i: i32): i32 {
-    if (<u32>i >= <u32>this.count) return -1;
-    return load<i32>(changetype<usize>(this.data) + (<usize>i << RECORD_SHIFT));
-  }
-
-  /** end of value i's text; -1 when i is out of range */
-  @inline end(i: i32): i32 {
-    if (<u32>i >= <u32>this.count) return -1;
-    return load<i32>(changetype<usize>(this.data) + (<usize>i << RECORD_SHIFT), 4);
-  }
-
-  /** the first value after value i's subtree; -1 when i is out of range */
-  @inline next(i: i32): i32 {
-    if (<u32>i >= <u32>this.count) return -1;
-    return load<i32>(changetype<usize>(this.data) + (<usize>i << RECORD_SHIFT), 8);
-  }
-
-  /** value i's key word (see the class comment); 0 when it has no key or i is out of range */
-  @inline keyWord(i: i32): i32 {
-    if (<u32>i >= <u32>this.count) return 0;
-    return load<i32>(changetype<usize>(this.data) + (<usize>i << RECORD_SHIFT), 12);
-  }
-
-  /** start of member i's raw key (0 without a key) */
-  keyStart(i: i32): i32 {
-    const w = this.keyWord(i);
-    if (w == 0) return 0;
-    return keyStartOf(this, i, w, this.start(i));
-  }
-
-  /** end of member i's raw key, with bit 31 set when the key contains a backslash (0 without a key) */
-  keyEnd(i: i32): i32 {
-    const w = this.keyWord(i);
-    if (w == 0) return 0;
-    return keyEndOf(this, i, w, this.start(i)) | (w & 0x80000000);
-  }
-}
-
-/** the key end of member i from its key word `w` and its value's start (bit 31 clear) */
-// @ts-ignore: decorator
-@inline export function keyEndOf(table: ValueTable, i: i32, w: i32, start: i32): i32 {
-  const gap = (w >>> 20) & KEY_GAP_WIDE;
-  return gap == KEY_GAP_WIDE ? table.wideKey(i, 2) : start - gap;
-}
-
-/** the key start of member i from its key word `w` and its value's start */
-// @ts-ignore: decorator
-@inline export function keyStartOf(table: ValueTable, i: i32, w: i32, start: i32): i32 {
-  const gap = (w >>> 20) & KEY_GAP_WIDE;
-  return gap == KEY_GAP_WIDE ? table.wideKey(i, 1) : start - gap - (w & KEY_LENGTH_MASK);
-}
-
-/** i32s per value record, and the shift from an index to its byte offset (16 bytes) */
-export const RECORD_I32S: i32 = 4;
-export const RECORD_SHIFT: usize = 4;
-/** key word: bits 0-19 the raw key's length; bits 20-30 the gap, all ones = in the side list */
-export const KEY_LENGTH_MASK: i32 = 0xFFFFF;
-export const KEY_GAP_WIDE: i32 = 0x7FF;
 
 /** first capacity of the validator's container stack (entries) */
 const STACK_START: i32 = 32;
@@ -371,20 +211,20 @@ export class Validator {
         const c = <u32>load<u8>(base + <usize>pos);
         expectValue = false;
         const vi = table.add(pos, ks, ke);
-        if (c == 0x22) {
+        if (c == CHAR_QUOTE) {
           const e = plainRunEnd(base, pos + 1, n);
-          if (e < n && load<u8>(base + <usize>e) == 0x22) pos = e + 1;
+          if (e < n && load<u8>(base + <usize>e) == CHAR_QUOTE) pos = e + 1;
           else {
             pos = this.scanString(pos);
             if (pos < 0) return false;
           }
-        } else if (c == 0x7B || c == 0x5B) {
+        } else if (c == CHAR_OPEN_BRACE || c == CHAR_OPEN_BRACKET) {
           if (depth >= maxDepth) return this.fail(E_DEPTH, pos);
           if (depth >= stackCap) {
             stack = this.growStack(depth);
             stackCap = this.stack.length;
           }
-          inObject = c == 0x7B;
+          inObject = c == CHAR_OPEN_BRACE;
           cur = vi;
           store<i32>(stack + (<usize>depth << 2), (cur << 1) | <i32>inObject);
           depth++;
@@ -400,14 +240,14 @@ export class Validator {
             ke = this.keyEnd;
           }
           continue;
-        } else if (c == 0x74 || c == 0x6E) {
+        } else if (c == CHAR_LOWER_T || c == CHAR_LOWER_N) {
           const word: u32 = c == 0x74 ? 0x65757274 : 0x6C6C756E; // "true" / "null"
           if (pos + 4 > n || load<u32>(base + <usize>pos) != word) return this.fail(E_LITERAL, pos);
           pos += 4;
-        } else if (c == 0x66) {
+        } else if (c == CHAR_LOWER_F) {
           if (pos + 5 > n || load<u32>(base + <usize>pos + 1) != 0x65736C61) return this.fail(E_LITERAL, pos); // "alse"
           pos += 5;
-        } else if (c == 0x2D || isDigit(c)) {
+        } else if (c == CHAR_MINUS || isDigit(c)) {
           const e = scanNumber(base, pos, n);
           if (e < 0) return this.fail(E_NUMBER, pos);
           pos = e;
@@ -427,7 +267,7 @@ export class Validator {
       }
       if (pos >= n) return this.fail(E_EOF, pos);
       const c = <u32>load<u8>(base + <usize>pos);
-      if (c == 0x2C) {
+      if (c == CHAR_COMMA) {
         pos = skipWs(base, pos + 1, n);
         expectValue = true;
         if (inObject) {
@@ -438,7 +278,7 @@ export class Validator {
         }
         continue;
       }
-      if (c != (inObject ? 0x7D : 0x5D)) return this.fail(E_SEPARATOR, pos);
+      if (c != (inObject ? CHAR_CLOSE_BRACE : CHAR_CLOSE_BRACKET)) return this.fail(E_SEPARATOR, pos);
       depth--;
       table.close(cur, pos + 1);
       pos++;
@@ -461,10 +301,10 @@ export class Validator {
   private keyAndColon(pos: i32): i32 {
     const base = this.base;
     const n = this.n;
-    if (pos >= n || load<u8>(base + <usize>pos) != 0x22) { this.fail(pos >= n ? E_EOF : E_KEY, pos); return -1; }
+    if (pos >= n || load<u8>(base + <usize>pos) != CHAR_QUOTE) { this.fail(pos >= n ? E_EOF : E_KEY, pos); return -1; }
     this.keyStart = pos + 1;
     const e = plainRunEnd(base, pos + 1, n);
-    if (e < n && load<u8>(base + <usize>e) == 0x22) {
+    if (e < n && load<u8>(base + <usize>e) == CHAR_QUOTE) {
       pos = e + 1;
       this.keyEnd = e;
     } else {
@@ -474,7 +314,7 @@ export class Validator {
       this.keyEnd = (pos - 1) | (<i32>this.sawEscape << 31);
     }
     pos = skipWs(base, pos, n);
-    if (pos >= n || load<u8>(base + <usize>pos) != 0x3A) { this.fail(pos >= n ? E_EOF : E_COLON, pos); return -1; }
+    if (pos >= n || load<u8>(base + <usize>pos) != CHAR_COLON) { this.fail(pos >= n ? E_EOF : E_COLON, pos); return -1; }
     return skipWs(base, pos + 1, n);
   }
 
@@ -487,14 +327,14 @@ export class Validator {
       p = plainRunEnd(base, p, n);
       if (p >= n) { this.fail(E_STRING_EOF, open); return -1; }
       const c = <u32>load<u8>(base + <usize>p);
-      if (c == 0x22) return p + 1;
-      if (c == 0x5C) {
+      if (c == CHAR_QUOTE) return p + 1;
+      if (c == CHAR_BACKSLASH) {
         p = this.escape(p);
         if (p < 0) return -1;
-      } else if (c < 0x20) {
+      } else if (c < CHAR_SPACE) {
         this.fail(E_CONTROL, p);
         return -1;
-      } else if (c < 0x80) {
+      } else if (c < CHAR_NON_ASCII) {
         p++;
       } else {
         const e = utf8SequenceEnd(base, p, n);
@@ -509,8 +349,8 @@ export class Validator {
     if (p + 1 >= this.n) { this.fail(E_STRING_EOF, p); return -1; }
     const d = <u32>load<u8>(base + <usize>p + 1);
     this.sawEscape = true;
-    if (d == 0x22 || d == 0x5C || d == 0x2F || d == 0x62 || d == 0x66 || d == 0x6E || d == 0x72 || d == 0x74) return p + 2;
-    if (d == 0x75 && p + 6 <= this.n && hex4(base, p + 2) >= 0) return p + 6;
+    if (d == CHAR_QUOTE || d == CHAR_BACKSLASH || d == CHAR_SLASH || d == CHAR_LOWER_B || d == CHAR_LOWER_F || d == CHAR_LOWER_N || d == CHAR_LOWER_R || d == CHAR_LOWER_T) return p + 2;
+    if (d == CHAR_LOWER_U && p + 6 <= this.n && hex4(base, p + 2) >= 0) return p + 6;
     this.fail(E_ESCAPE, p);
     return -1;
   }
@@ -554,12 +394,12 @@ export function utf8SequenceEnd(base: usize, p: i32, n: i32): i32 {
  *  and embedded JSON documents are long, and most have no escape at all). */
 export function nextBackslash(base: usize, p: i32, e: i32): i32 {
   while (p + 8 <= e) {
-    const b = load<u64>(base + <usize>p) ^ (ONES * 0x5C);
+    const b = load<u64>(base + <usize>p) ^ (ONES * CHAR_BACKSLASH);
     const m = (b - ONES) & ~b & HIGHS;
     if (m != 0) return p + <i32>(ctz(m) >> 3);
     p += 8;
   }
-  while (p < e && load<u8>(base + <usize>p) != 0x5C) p++;
+  while (p < e && load<u8>(base + <usize>p) != CHAR_BACKSLASH) p++;
   return p;
 }
 
@@ -574,7 +414,7 @@ export function stringBodyDecodes(base: usize, s: i32, e: i32): bool {
   // only a `\u` escape can be a lone surrogate; other escapes are skipped pairwise
   let p = nextBackslash(base, s, e);
   while (p < e) {
-    if (p + 1 < e && load<u8>(base + <usize>p + 1) == 0x75) return decodeUnits(base, p, e, true, 0) >= 0;
+    if (p + 1 < e && load<u8>(base + <usize>p + 1) == CHAR_LOWER_U) return decodeUnits(base, p, e, true, 0) >= 0;
     p = nextBackslash(base, p + 2, e);
   }
   return true;
@@ -602,19 +442,19 @@ function decodeUnits(base: usize, s: i32, e: i32, strict: bool, out: usize): i32
   while (p < e) {
     const c = <u32>load<u8>(base + <usize>p);
     let unit: u32 = c;
-    if (c == 0x5C && p + 1 < e) {
+    if (c == CHAR_BACKSLASH && p + 1 < e) {
       const d = <u32>load<u8>(base + <usize>p + 1);
       p += 2;
-      if (d == 0x62) unit = 0x08;
-      else if (d == 0x66) unit = 0x0C;
-      else if (d == 0x6E) unit = 0x0A;
-      else if (d == 0x72) unit = 0x0D;
-      else if (d == 0x74) unit = 0x09;
-      else if (d == 0x75 && p + 4 <= e) {
+      if (d == CHAR_LOWER_B) unit = CHAR_BACKSPACE;
+      else if (d == CHAR_LOWER_F) unit = CHAR_FORM_FEED;
+      else if (d == CHAR_LOWER_N) unit = CHAR_LF;
+      else if (d == CHAR_LOWER_R) unit = CHAR_CR;
+      else if (d == CHAR_LOWER_T) unit = CHAR_TAB;
+      else if (d == CHAR_LOWER_U && p + 4 <= e) {
         unit = <u32>hex4(base, p) & 0xFFFF;
         p += 4;
         if (unit >= 0xD800 && unit < 0xE000) {
-          const low = unit < 0xDC00 && p + 6 <= e && load<u8>(base + <usize>p) == 0x5C && load<u8>(base + <usize>p + 1) == 0x75
+          const low = unit < 0xDC00 && p + 6 <= e && load<u8>(base + <usize>p) == CHAR_BACKSLASH && load<u8>(base + <usize>p + 1) == CHAR_LOWER_U
             ? <u32>hex4(base, p + 2) : 0;
           if (low >= 0xDC00 && low < 0xE000) {
             if (out != 0) store<u16>(out + (<usize>u << 1), <u16>unit);
@@ -626,7 +466,7 @@ function decodeUnits(base: usize, s: i32, e: i32, strict: bool, out: usize): i32
           }
         }
       } else unit = d;
-    } else if (c < 0x80) {
+    } else if (c < CHAR_NON_ASCII) {
       p++;
     } else if (c < 0xE0 && p + 2 <= e) {
       unit = ((c & 0x1F) << 6) | (<u32>load<u8>(base + <usize>p + 1) & 0x3F);

@@ -1,10 +1,15 @@
 // Lossless raw-span JSON DOM over UTF-8 bytes (docs/wasm-contract.md#json-dom).
 //
 // PUBLIC API CONTRACT — other modules code against these names and signatures:
-//   types.ts  JsonKind, ReadState, Read<T>
-//   sink.ts   ByteSink
-//   value.ts  ParseResult, parseJson, parseJsonString, JsonValue
-//   equals.ts jsonEquals
+//   types.ts     JsonKind, ReadState, Read<T>
+//   sink.ts      ByteSink
+//   document.ts  ParseResult, parseJson, parseJsonString, isJsonObjectText
+//   value.ts     JsonValue
+//   arena.ts     forgetStringScratch
+//   equals.ts    jsonEquals
+// Internal files: grammar.ts (the validating pass and string decoding), table.ts (the parse
+// table's records), keys.ts (raw text compared with strings), writer.ts (serialization),
+// numbers.ts (number text), chars.ts (character codes).
 // Never traps on any input: parse errors, wrong kinds and out-of-range indices are values.
 // Nothing here knows about Kubernetes; it needs only the AssemblyScript standard library and
 // works under `--runtime minimal` (with __collect between calls), `stub` and `incremental`.
@@ -15,9 +20,11 @@
 // document), and builds its full child list only when first mutated or iterated as a whole.
 // A clean node serializes as one copy of its source bytes; mutations mark the path to the root
 // dirty, and only dirty containers are re-emitted (compactly).
-// Members whose names start with `_` are internal.
+// Members whose names start with `_` are internal: only files of assembly/json read them.
 
 export { JsonKind, ReadState, Read } from "./types";
 export { ByteSink } from "./sink";
-export { ParseResult, parseJson, parseJsonString, isJsonObjectText, JsonValue, forgetStringScratch } from "./value";
+export { ParseResult, parseJson, parseJsonString, isJsonObjectText } from "./document";
+export { JsonValue } from "./value";
+export { forgetStringScratch } from "./arena";
 export { jsonEquals } from "./equals";

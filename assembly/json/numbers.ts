@@ -1,5 +1,6 @@
 // Exact readings of validated JSON number text: integers with overflow detection, and a
 // normalised decimal form for value equality that never goes through f64.
+import { CHAR_0, CHAR_DOT, CHAR_MINUS, CHAR_PLUS } from "./chars";
 
 /** Outcome of reading integer text: `ok` false means not integer grammar or out of u64 range. */
 export class IntText {
@@ -12,11 +13,11 @@ export class IntText {
 export function readIntText(base: usize, s: i32, e: i32): IntText {
   const r = new IntText();
   let p = s;
-  if (p < e && load<u8>(base + <usize>p) == 0x2D) { r.negative = true; p++; }
+  if (p < e && load<u8>(base + <usize>p) == CHAR_MINUS) { r.negative = true; p++; }
   if (p >= e) return r;
   let acc: u64 = 0;
   for (; p < e; p++) {
-    const d = <u32>load<u8>(base + <usize>p) - 0x30;
+    const d = <u32>load<u8>(base + <usize>p) - CHAR_0;
     if (d >= 10) return r;
     // acc * 10 + d must stay <= u64.MAX_VALUE
     if (acc > (u64.MAX_VALUE - <u64>d) / 10) return r;
@@ -44,17 +45,17 @@ export function readDecimal(base: usize, s: i32, e: i32): Decimal {
   d.digits = new Uint8Array(max(e - s, 0));
   const out = d.digits.dataStart;
   let p = s;
-  if (p < e && load<u8>(base + <usize>p) == 0x2D) { d.negative = true; p++; }
+  if (p < e && load<u8>(base + <usize>p) == CHAR_MINUS) { d.negative = true; p++; }
   let count = 0;
   let intDigits: i64 = 0;
   let seenPoint = false;
   for (; p < e; p++) {
     const c = <u32>load<u8>(base + <usize>p);
-    if (c == 0x2E) { seenPoint = true; continue; }
-    if (c - 0x30 >= 10) break;
+    if (c == CHAR_DOT) { seenPoint = true; continue; }
+    if (c - CHAR_0 >= 10) break;
     if (!seenPoint) intDigits++;
     // a leading zero only shifts the point: 0.0M × 10^k == 0.M × 10^(k-1)
-    if (count == 0 && c == 0x30) { intDigits--; continue; }
+    if (count == 0 && c == CHAR_0) { intDigits--; continue; }
     store<u8>(out + <usize>count, <u8>c);
     count++;
   }
@@ -64,15 +65,15 @@ export function readDecimal(base: usize, s: i32, e: i32): Decimal {
     let negExp = false;
     if (p < e) {
       const c = load<u8>(base + <usize>p);
-      if (c == 0x2D) { negExp = true; p++; } else if (c == 0x2B) p++;
+      if (c == CHAR_MINUS) { negExp = true; p++; } else if (c == CHAR_PLUS) p++;
     }
     for (; p < e; p++) {
-      const v = <i64>(<u32>load<u8>(base + <usize>p) - 0x30);
+      const v = <i64>(<u32>load<u8>(base + <usize>p) - CHAR_0);
       if (exp < EXP_CLAMP) exp = exp * 10 + v;
     }
     if (negExp) exp = -exp;
   }
-  while (count > 0 && load<u8>(out + <usize>(count - 1)) == 0x30) count--;
+  while (count > 0 && load<u8>(out + <usize>(count - 1)) == CHAR_0) count--;
   d.count = count;
   d.exponent = count == 0 ? 0 : intDigits + exp;
   if (count == 0) d.negative = false; // -0 == 0 as a decimal value

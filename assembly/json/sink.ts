@@ -1,6 +1,7 @@
 // Growable output buffer. Everything the DOM serializes goes through here as bytes, so a response
 // never takes a UTF-16 detour.
 
+import { CHAR_BACKSLASH, CHAR_BACKSPACE, CHAR_CR, CHAR_FORM_FEED, CHAR_LF, CHAR_LOWER_B, CHAR_LOWER_F, CHAR_LOWER_N, CHAR_LOWER_R, CHAR_LOWER_T, CHAR_LOWER_U, CHAR_NON_ASCII, CHAR_QUOTE, CHAR_SPACE, CHAR_TAB } from "./chars";
 import { uninitializedBuffer } from "../util/memory";
 
 // @ts-ignore: decorator
@@ -63,7 +64,7 @@ export class ByteSink {
     const src = changetype<usize>(text);
     for (let i = 0; i < n; i++) {
       let c = <u32>load<u16>(src + (<usize>i << 1));
-      if (c < 0x80) {
+      if (c < CHAR_NON_ASCII) {
         // reserved above: stored without a capacity check
         store<u8>(changetype<usize>(this.buf) + <usize>this.len, <u8>c);
         this.len++;
@@ -82,13 +83,13 @@ export class ByteSink {
   writeJsonString(text: string): void {
     const n = text.length;
     this.reserve(n * 6 + 2); // the worst case (`\u001f` per unit): nothing below grows the buffer
-    this.putByte(0x22);
+    this.putByte(CHAR_QUOTE);
     const src = changetype<usize>(text);
     for (let i = 0; i < n; i++) {
       const c = <u32>load<u16>(src + (<usize>i << 1));
-      if (c < 0x80) {
+      if (c < CHAR_NON_ASCII) {
         // plain printable ASCII (the common case) is stored without a capacity check
-        if (c >= 0x20 && c != 0x22 && c != 0x5C) {
+        if (c >= CHAR_SPACE && c != CHAR_QUOTE && c != CHAR_BACKSLASH) {
           store<u8>(changetype<usize>(this.buf) + <usize>this.len, <u8>c);
           this.len++;
         } else {
@@ -103,7 +104,7 @@ export class ByteSink {
       }
       this.putCodePoint(c);
     }
-    this.putByte(0x22);
+    this.putByte(CHAR_QUOTE);
   }
 
   /** forgets the written bytes (the storage is kept for reuse) */
@@ -134,7 +135,7 @@ export class ByteSink {
   }
 
   private putCodePoint(cp: u32): void {
-    if (cp < 0x80) { this.putByte(cp); return; }
+    if (cp < CHAR_NON_ASCII) { this.putByte(cp); return; }
     if (cp < 0x800) {
       this.putByte(0xC0 | (cp >> 6));
     } else if (cp < 0x10000) {
@@ -149,25 +150,25 @@ export class ByteSink {
   }
 
   private putEscapedAscii(c: u32): void {
-    if (c >= 0x20) {
-      if (c == 0x22 || c == 0x5C) this.putByte(0x5C);
+    if (c >= CHAR_SPACE) {
+      if (c == CHAR_QUOTE || c == CHAR_BACKSLASH) this.putByte(CHAR_BACKSLASH);
       this.putByte(c);
       return;
     }
     let short: u32 = 0;
-    if (c == 0x08) short = 0x62;      // b
-    else if (c == 0x0C) short = 0x66; // f
-    else if (c == 0x0A) short = 0x6E; // n
-    else if (c == 0x0D) short = 0x72; // r
-    else if (c == 0x09) short = 0x74; // t
-    if (short != 0) { this.putByte(0x5C); this.putByte(short); return; }
+    if (c == CHAR_BACKSPACE) short = CHAR_LOWER_B;
+    else if (c == CHAR_FORM_FEED) short = CHAR_LOWER_F;
+    else if (c == CHAR_LF) short = CHAR_LOWER_N;
+    else if (c == CHAR_CR) short = CHAR_LOWER_R;
+    else if (c == CHAR_TAB) short = CHAR_LOWER_T;
+    if (short != 0) { this.putByte(CHAR_BACKSLASH); this.putByte(short); return; }
     this.putUnicodeEscape(c);
   }
 
   /** `\uxxxx` in lowercase hex, as JSON.stringify writes it */
   private putUnicodeEscape(c: u32): void {
-    this.putByte(0x5C);
-    this.putByte(0x75);
+    this.putByte(CHAR_BACKSLASH);
+    this.putByte(CHAR_LOWER_U);
     for (let shift = 12; shift >= 0; shift -= 4) {
       this.putByte(<u32>HEX.charCodeAt((c >> shift) & 0xF));
     }

@@ -1,241 +1,19 @@
 // The DOM node. Every scalar is a span of UTF-8 bytes (source text, or bytes encoded when the
 // value was constructed), so readers and the writer have one code path. Containers keep their
-// source span and create child nodes lazily from the validator's value records (see JsonDoc); a container is
-// re-emitted only when it is dirty (a child was added, replaced or removed below it).
+// source span and create child nodes lazily from the document's value records (document.ts); a
+// container is re-emitted only when it is dirty (a child was added, replaced or removed below it).
 
 import { i64ToDecimal, u64ToDecimal } from "../util/decimal";
-import { JsonKind, Read, ReadState } from "./types";
-import { ByteSink } from "./sink";
-import { KEY_GAP_WIDE, KEY_LENGTH_MASK, RECORD_SHIFT, ValueTable, Validator, keyEndOf, keyStartOf, containsBackslash, decodeStringBody, nextBackslash, stringBodyDecodes, scanNumber } from "./grammar";
+import { decodeLiteral, jsonStringBytes } from "./arena";
+import { CHAR_LOWER_T } from "./chars";
+import { JsonDoc, MemberProbe, kindOfLeadByte, parseJson } from "./document";
+import { containsBackslash, decodeStringBody, scanNumber, stringBodyDecodes } from "./grammar";
+import { keyBytesFor, rawKeyEquals, rawTextEquals, utf8Bytes } from "./keys";
 import { readIntText } from "./numbers";
-import { uninitializedBuffer } from "../util/memory";
-
-/** The result of parsing: `value` is non-null iff `ok`; `error` names the problem and byte offset. */
-export class ParseResult {
-  constructor(public value: JsonValue | null, public error: string, public offset: i32) {}
-  get ok(): bool { return this.value !== null; }
-}
-
-/** Strict RFC 8259 parse of UTF-8 bytes; iterative, depth-limited (default 1,000).
- *  The DOM refers to `bytes` instead of copying them: do not modify them while it is in use. */
-export function parseJson(bytes: Uint8Array, maxDepth: i32 = 1000): ParseResult {
-  const n = bytes.length;
-  const v = new Validator(bytes.dataStart, n, maxDepth);
-  if (!v.run()) return new ParseResult(null, v.message, v.offset);
-  const kind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>v.rootStart));
-  const root = JsonValue._span(kind, bytes, new JsonDoc(v.table, bytes), 0, v.rootStart, v.rootEnd);
-  // the root alone re-emits the whole input, surrounding whitespace included
-  root._wholeInput = true;
-  return new ParseResult(root, "", 0);
-}
-
-/** Convenience: parse the UTF-8 encoding of `text`. */
-export function parseJsonString(text: string, maxDepth: i32 = 1000): ParseResult {
-  return parseJson(Uint8Array.wrap(String.UTF8.encode(text)), maxDepth);
-}
-
-/** Whether `parseJsonString(text, maxDepth).value` would be an object, without building the DOM. */
-export function isJsonObjectText(text: string, maxDepth: i32 = 1000): bool {
-  // the same bytes parseJsonString parses (String.UTF8.encode, lone surrogates as WTF-8)
-  const n = <i32>String.UTF8.byteLength(text);
-  const buffer = uninitializedBuffer(n);
-  const base = changetype<usize>(buffer);
-  String.UTF8.encodeUnsafe(changetype<usize>(text), text.length, base);
-  const v = new Validator(base, n, maxDepth);
-  if (!v.run()) return false;
-  return v.rootStart < n && load<u8>(base + <usize>v.rootStart) == 0x7B;
-}
-
-function kindOfLeadByte(c: u32): JsonKind {
-  if (c == 0x7B) return JsonKind.Object;
-  if (c == 0x5B) return JsonKind.Array;
-  if (c == 0x22) return JsonKind.String;
-  if (c == 0x74 || c == 0x66) return JsonKind.Bool;
-  if (c == 0x6E) return JsonKind.Null;
-  return JsonKind.Number;
-}
-
-function utf8Bytes(text: string): Uint8Array {
-  return Uint8Array.wrap(String.UTF8.encode(text));
-}
-
-/** null for an ASCII key (compared without encoding, see `_keyEquals`), else its UTF-8 bytes */
-function keyBytesFor(key: string): Uint8Array | null {
-  const k = changetype<usize>(key);
-  const n = key.length;
-  for (let i = 0; i < n; i++) if (<u32>load<u16>(k + (<usize>i << 1)) >= 0x80) return utf8Bytes(key);
-  return null;
-}
-
-/**
- * One parsed document (or a clean copy of a part of it): the validator's value records, and the
- * node handed out for each value index so far. A container whose child list is not built answers
- * get/has/at/keyAt/size from the records and creates only the node it returns; this table keeps
- * that node unique (the same member gives the same live node), and the child list, built on the
- * first mutation or full iteration, reuses it.
- */
-export class JsonDoc {
-  nodes: StaticArray<JsonValue | null> | null = null;
-  constructor(public table: ValueTable, public bytes: Uint8Array) {}
-
-  /** the node already handed out for value `i`, or null */
-  existing(i: i32): JsonValue | null {
-    const nodes = this.nodes;
-    if (nodes === null || <u32>i >= <u32>nodes.length) return null;
-    return unchecked(nodes[i]);
-  }
-
-  /** the node of value `i`, a direct child of `parent` (created on first request) */
-  node(i: i32, parent: JsonValue): JsonValue {
-    const table = this.table;
-    let nodes = this.nodes;
-    if (nodes === null) {
-      nodes = new StaticArray<JsonValue | null>(table.count);
-      this.nodes = nodes;
-    }
-    if (<u32>i < <u32>nodes.length) {
-      const have = unchecked(nodes[i]);
-      if (have !== null) return have;
-    }
-    const bytes = this.bytes;
-    const start = table.start(i);
-    let end = table.end(i);
-    // cannot happen for a child index of a validated document; yields a null node instead of a trap
-    if (start < 0 || end < start || end > bytes.length) return JsonValue.nul();
-    const v = JsonValue._span(kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start)), bytes, this, i, start, end);
-    v._parent = parent;
-    if (parent._kind == JsonKind.Object) {
-      const ke = table.keyEnd(i);
-      v._keyBytes = bytes;
-      v._keyStart = table.keyStart(i);
-      v._keyEnd = ke & 0x7FFFFFFF;
-      v._keyEscaped = ke < 0;
-    }
-    if (<u32>i < <u32>nodes.length) unchecked(nodes[i] = v);
-    return v;
-  }
-}
-
-/** compares the raw key [ks, ke) of `bytes` (escaped: contains a backslash) with `key` (whose UTF-8
- *  is `wanted`; null when `key` is ASCII, which is then compared unit by unit without encoding) */
-function rawKeyEquals(bytes: Uint8Array, ks: i32, ke: i32, escaped: bool, key: string, wanted: Uint8Array | null): bool {
-  if (escaped) {
-    const s = decodeStringBody(bytes.dataStart, ks, ke, false);
-    return s !== null && s == key;
-  }
-  const n = ke - ks;
-  const raw = bytes.dataStart + <usize>ks;
-  if (wanted !== null) return n == wanted.length && memory.compare(raw, wanted.dataStart, <usize>n) == 0;
-  if (n != key.length) return false;
-  const k = changetype<usize>(key);
-  for (let i = 0; i < n; i++) {
-    if (<u32>load<u8>(raw + <usize>i) != <u32>load<u16>(k + (<usize>i << 1))) return false;
-  }
-  return true;
-}
-
-// what JsonValue._locateMember found (read right after it, never kept across calls)
-let probeKind: JsonKind = JsonKind.Null;
-let probeData: usize = 0;
-let probeStart: i32 = 0;
-let probeEnd: i32 = 0;
-
-/** compares n raw UTF-8 bytes at `raw` with the decoded `text` */
-function rawTextEquals(raw: usize, n: i32, text: string): bool {
-  const wanted = keyBytesFor(text);
-  if (wanted !== null) return n == wanted.length && memory.compare(raw, wanted.dataStart, <usize>n) == 0;
-  if (n != text.length) return false;
-  const k = changetype<usize>(text);
-  for (let i = 0; i < n; i++) {
-    if (<u32>load<u8>(raw + <usize>i) != <u32>load<u16>(k + (<usize>i << 1))) return false;
-  }
-  return true;
-}
-
-// New string texts (values and keys) are encoded in a reused scratch sink, then copied into a
-// shared arena: each costs one view instead of a sink, its buffer and a view. A full arena is
-// replaced (views keep theirs alive), never reused, so earlier values stay valid. The arena is
-// small (a wired pod adds ~100 bytes of short texts): its unused tail lies between allocations
-// and, on a fresh instance, spreads them over more pages.
-let scratchSink: ByteSink | null = null;
-let arena: ArrayBuffer | null = null;
-let arenaUsed: i32 = 0;
-const ARENA_SIZE: i32 = 256;
-
-// The last string decoded from source text whose escapes are all ones the writer itself produces
-// (\" \\ \b \f \n \r \t), and that text as a literal: writing the same string object again reuses
-// those bytes instead of escaping it anew (the connection config travels ConfigMap -> args so).
-let rawText: string | null = null;
-let rawLiteral: Uint8Array | null = null;
-// the owner of probeData's bytes (read right after _locateMember, like the other probe fields)
-let probeBytes: Uint8Array | null = null;
-
-/** Drops the string scratch buffers and the remembered literal; call it before the heap is reset
- *  (stub runtime), whose memory they would otherwise still point into. */
-export function forgetStringScratch(): void {
-  scratchSink = null;
-  arena = null;
-  arenaUsed = 0;
-  rawText = null;
-  rawLiteral = null;
-  probeBytes = null;
-}
-
-/** true when every escape in the validated body [s, e) is a two-byte one the writer emits too */
-function escapesAreCanonical(base: usize, s: i32, e: i32): bool {
-  let p = nextBackslash(base, s, e);
-  while (p < e) {
-    const d = <u32>load<u8>(base + <usize>p + 1);
-    if (d == 0x75 || d == 0x2F) return false; // \uXXXX, \/: the writer spells these differently
-    p = nextBackslash(base, p + 2, e);
-  }
-  return true;
-}
-
-/** decodes the string literal [start, end) of `bytes` (quotes included); remembers a canonical
- *  escaped literal for jsonStringBytes */
-function decodeLiteral(bytes: Uint8Array, start: i32, end: i32): string | null {
-  const base = bytes.dataStart;
-  const s = start + 1;
-  const e = end - 1;
-  if (nextBackslash(base, s, e) == e) return String.UTF8.decodeUnsafe(base + <usize>s, <usize>(e - s));
-  const text = decodeStringBody(base, s, e, true);
-  if (text !== null && escapesAreCanonical(base, s, e)) {
-    rawText = text;
-    rawLiteral = bytes.subarray(start, end);
-  }
-  return text;
-}
-
-/** `text` as a JSON string literal (RFC 8259 escaping), in bytes of its own */
-function jsonStringBytes(text: string): Uint8Array {
-  const remembered = rawLiteral;
-  if (remembered !== null && changetype<usize>(text) == changetype<usize>(rawText)) return remembered;
-  let sink = scratchSink;
-  if (sink === null) {
-    sink = new ByteSink(256);
-    scratchSink = sink;
-  }
-  sink.reset();
-  sink.writeJsonString(text);
-  const n = sink.length;
-  if (n > ARENA_SIZE >> 2) {
-    // a long text gets a buffer of its own instead of most of an arena
-    const own = uninitializedBuffer(n);
-    memory.copy(changetype<usize>(own), sink.dataStart, <usize>n);
-    return Uint8Array.wrap(own, 0, n);
-  }
-  let buf = arena;
-  if (buf === null || arenaUsed + n > buf.byteLength) {
-    buf = uninitializedBuffer(ARENA_SIZE); // filled from the front; the tail may stay untouched
-    arena = buf;
-    arenaUsed = 0;
-  }
-  const at = arenaUsed;
-  memory.copy(changetype<usize>(buf) + <usize>at, sink.dataStart, <usize>n);
-  arenaUsed = at + n;
-  return Uint8Array.wrap(buf, at, n);
-}
+import { ByteSink } from "./sink";
+import { keyEndOffset } from "./table";
+import { JsonKind, Read, ReadState } from "./types";
+import { writeValue } from "./writer";
 
 function scalarOf(kind: JsonKind, bytes: Uint8Array): JsonValue {
   return JsonValue._span(kind, bytes, null, -1, 0, bytes.length);
@@ -299,6 +77,12 @@ export class JsonValue {
     const bytes = this._bytes;
     return this._wholeInput && bytes !== null ? bytes.length : this._end;
   }
+  /** the length of this node's source text (for a parsed root the whole input, whitespace
+   *  included), or -1 without one (a container built with object()/array()); edits made since are
+   *  not counted: a size hint for output buffers */
+  sourceLength(): i32 {
+    return this._bytes !== null ? this._outerEnd - this._outerStart : -1;
+  }
 
   // ---- constructors for new values ----
   static str(text: string): JsonValue {
@@ -354,8 +138,6 @@ export class JsonValue {
   }
   /** whether serialization will re-emit this node instead of copying its source text */
   get dirty(): bool { return this._dirty || this._bytes === null; }
-  /** the container holding this node, or null for a root or detached node */
-  get parent(): JsonValue | null { return this._parent; }
 
   // ---- typed readers of this value (state Ok or Invalid, never a silent default) ----
   /** full unescape; a lone-surrogate escape is Invalid */
@@ -376,7 +158,7 @@ export class JsonValue {
   asBool(): Read<bool> {
     const bytes = this._bytes;
     if (this._kind != JsonKind.Bool || bytes === null) return invalid<bool>(false, "expected a boolean, found " + this.kindName());
-    return new Read<bool>(ReadState.Ok, load<u8>(bytes.dataStart + <usize>this._start) == 0x74);
+    return new Read<bool>(ReadState.Ok, <u32>load<u8>(bytes.dataStart + <usize>this._start) == CHAR_LOWER_T);
   }
   /** integer grammar only (no fraction/exponent), overflow is Invalid */
   asI64(): Read<i64> {
@@ -480,8 +262,7 @@ export class JsonValue {
     if (this._items === null && doc !== null) {
       const vi = this.recordAt(doc, i);
       if (vi < 0) return "";
-      const ke = doc.table.keyEnd(vi);
-      const s = decodeStringBody(doc.bytes.dataStart, doc.table.keyStart(vi), ke & 0x7FFFFFFF, false);
+      const s = decodeStringBody(doc.bytes.dataStart, doc.table.keyStart(vi), keyEndOffset(doc.table.keyEnd(vi)), false);
       return s !== null ? s : "";
     }
     const items = this._children();
@@ -492,39 +273,44 @@ export class JsonValue {
   // ---- allocation-free member probes (no node, no Read; for values that are only tested) ----
   /** the kind of member `key` (its last occurrence), or -1 when missing or this is not an object */
   memberKind(key: string): i32 {
-    return this._locateMember(key) ? <i32>probeKind : -1;
+    const p = this.locateMember(key, -1);
+    return p !== null ? <i32>p.kind : -1;
   }
   /** whether member `key` is a string that asString() would decode (what `get(key)` then
    *  `isDecodableString()` answers), without creating its node */
   memberIsDecodableString(key: string): bool {
-    if (!this._locateMember(key) || probeKind != JsonKind.String) return false;
-    return stringBodyDecodes(probeData, probeStart + 1, probeEnd - 1);
+    const p = this.locateMember(key, JsonKind.String);
+    if (p === null) return false;
+    return stringBodyDecodes(p.data, p.start + 1, p.end - 1);
   }
   /** the decoded string of member `key`, or null when it is missing, not a string or not decodable
-   *  (exactly when `readString(key)` is not Ok), without a node or a Read */
+   *  (exactly when `get(key)` then `asString()` is not Ok), without a node or a Read */
   stringOrNull(key: string): string | null {
-    if (!this._locateMember(key) || probeKind != JsonKind.String) return null;
-    const owner = probeBytes;
+    const p = this.locateMember(key, JsonKind.String);
+    if (p === null) return null;
+    const owner = p.bytes;
     if (owner === null) return null; // cannot happen: every string has its text
-    return decodeLiteral(owner, probeStart, probeEnd);
+    return decodeLiteral(owner, p.start, p.end);
   }
   /** whether member `key` is a string whose decoded value is `text` (readString(key) Ok and equal),
    *  compared on the raw bytes when the value has no escapes */
   stringEquals(key: string, text: string): bool {
-    if (!this._locateMember(key) || probeKind != JsonKind.String) return false;
-    const data = probeData;
-    const s = probeStart + 1;
-    const e = probeEnd - 1;
+    const p = this.locateMember(key, JsonKind.String);
+    if (p === null) return false;
+    const data = p.data;
+    const s = p.start + 1;
+    const e = p.end - 1;
     if (containsBackslash(data, s, e)) {
       const d = decodeStringBody(data, s, e, true);
       return d !== null && d == text;
     }
     return rawTextEquals(data + <usize>s, e - s, text);
   }
-  /** whether member `key` is the boolean `value` (readBool(key) Ok with that value) */
+  /** whether member `key` is the boolean `value` (get(key) then asBool() Ok with that value) */
   memberIsBool(key: string, value: bool): bool {
-    if (!this._locateMember(key) || probeKind != JsonKind.Bool || probeData == 0) return false;
-    return (load<u8>(probeData + <usize>probeStart) == 0x74) == value;
+    const p = this.locateMember(key, JsonKind.Bool);
+    if (p === null || p.data == 0) return false;
+    return (<u32>load<u8>(p.data + <usize>p.start) == CHAR_LOWER_T) == value;
   }
   /** this string value decoded, or null when it is not a decodable string (asString() not Ok) */
   stringValue(): string | null {
@@ -533,70 +319,49 @@ export class JsonValue {
     return decodeLiteral(bytes, this._start, this._end);
   }
 
-  /** finds the last member `key`; leaves its kind in probeKind and, for a string, its text span
-   *  in probeData/probeStart/probeEnd (read at once, within the call that owns the bytes) */
-  private _locateMember(key: string): bool {
-    if (this._kind != JsonKind.Object) return false;
+  /** finds the last member `key`: its kind and text span in the document's probe (read at once;
+   *  the next probe overwrites it), or null when missing, not of kind `want` (-1: any kind) or
+   *  this is not an object */
+  private locateMember(key: string, want: i32): MemberProbe | null {
+    if (this._kind != JsonKind.Object) return null;
     const doc = this._doc;
+    let kind: JsonKind;
+    let bytes: Uint8Array | null;
+    let start: i32;
+    let end: i32;
     if (this._items === null && doc !== null) {
       const vi = this.lastRecordOfKey(doc, key);
-      if (vi < 0) return false;
-      const bytes = doc.bytes;
-      const start = doc.table.start(vi);
-      const end = doc.table.end(vi);
-      if (start < 0 || end <= start || end > bytes.length) return false;
-      probeKind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start));
-      probeData = bytes.dataStart;
-      probeBytes = bytes;
-      probeStart = start;
-      probeEnd = end;
-      return true;
+      if (vi < 0) return null;
+      bytes = doc.bytes;
+      start = doc.table.start(vi);
+      end = doc.table.end(vi);
+      if (start < 0 || end <= start || end > bytes.length) return null;
+      kind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start));
+    } else {
+      const i = this.lastIndexOfKey(key);
+      if (i < 0) return null;
+      const v = unchecked(this._children()[i]);
+      kind = v._kind;
+      bytes = v._bytes;
+      start = v._start;
+      end = v._end;
+      if (bytes === null || end < start) {
+        if (kind == JsonKind.String) return null; // cannot happen: every string has its text
+        bytes = null;
+        start = end = 0;
+      }
     }
-    const i = this.lastIndexOfKey(key);
-    if (i < 0) return false;
-    const v = unchecked(this._children()[i]);
-    probeKind = v._kind;
-    const bytes = v._bytes;
-    if (bytes === null || v._end < v._start) {
-      if (probeKind == JsonKind.String) return false; // cannot happen: every string has its text
-      probeData = 0;
-      probeBytes = null;
-      probeStart = probeEnd = 0;
-      return true;
-    }
-    probeData = bytes.dataStart;
-    probeBytes = bytes;
-    probeStart = v._start;
-    probeEnd = v._end;
-    return true;
+    if (want >= 0 && <i32>kind != want) return null;
+    // a container built by object() has no document: its probe answer is its own
+    return (doc !== null ? doc.probe() : new MemberProbe()).found(kind, bytes, start, end);
   }
 
-  // ---- typed optional-field readers on objects (Absent when the key is missing or this is not an object) ----
-  readString(key: string): Read<string> { return this.readField<string>(key, "", (v: JsonValue): Read<string> => v.asString()); }
-  readBool(key: string): Read<bool> { return this.readField<bool>(key, false, (v: JsonValue): Read<bool> => v.asBool()); }
-  readI64(key: string): Read<i64> { return this.readField<i64>(key, 0, (v: JsonValue): Read<i64> => v.asI64()); }
-  readF64(key: string): Read<f64> { return this.readField<f64>(key, 0, (v: JsonValue): Read<f64> => v.asF64()); }
-
-  private readField<T>(key: string, none: T, reader: (v: JsonValue) => Read<T>): Read<T> {
+  // ---- typed optional-field reader on objects (Absent when the key is missing or this is not an object) ----
+  readString(key: string): Read<string> {
     const v = this.get(key);
-    if (v === null) return new Read<T>(ReadState.Absent, none);
-    if (v.isNull()) return new Read<T>(ReadState.Null, none);
-    return reader(v);
-  }
-  /** Ok with the node when it is an object; Invalid (value null) for another kind */
-  readObject(key: string): Read<JsonValue | null> { return this.readContainer(key, JsonKind.Object); }
-  /** Ok with the node when it is an array; Invalid (value null) for another kind */
-  readArray(key: string): Read<JsonValue | null> { return this.readContainer(key, JsonKind.Array); }
-
-  private readContainer(key: string, kind: JsonKind): Read<JsonValue | null> {
-    const v = this.get(key);
-    if (v === null) return new Read<JsonValue | null>(ReadState.Absent, null);
-    if (v.isNull()) return new Read<JsonValue | null>(ReadState.Null, null);
-    if (v._kind != kind) {
-      const want = kind == JsonKind.Object ? "an object" : "an array";
-      return new Read<JsonValue | null>(ReadState.Invalid, null, key + ": expected " + want + ", found " + v.kindName());
-    }
-    return new Read<JsonValue | null>(ReadState.Ok, v);
+    if (v === null) return new Read<string>(ReadState.Absent, "");
+    if (v.isNull()) return new Read<string>(ReadState.Null, "");
+    return v.asString();
   }
 
   // ---- arrays and objects ----
@@ -666,7 +431,8 @@ export class JsonValue {
   writeTo(sink: ByteSink): void { writeValue(this, sink); }
   toBytes(): Uint8Array {
     // the source span is a good size hint even when dirty: edits are usually small
-    const sink = new ByteSink(this._bytes !== null ? this._outerEnd - this._outerStart + 256 : 1024);
+    const n = this.sourceLength();
+    const sink = new ByteSink(n >= 0 ? n + 256 : 1024);
     writeValue(this, sink);
     return sink.bytes();
   }
@@ -712,18 +478,10 @@ export class JsonValue {
   /** number of direct children per the records (list not built) */
   private recordCount(doc: JsonDoc): i32 {
     let count = this._count;
-    if (count >= 0) return count;
-    count = 0;
-    const table = doc.table;
-    const limit = table.next(this._vi);
-    let vi = this._vi + 1;
-    while (vi < limit) {
-      count++;
-      const next = table.next(vi);
-      if (next <= vi) break;
-      vi = next;
+    if (count < 0) {
+      count = doc.childCount(this._vi);
+      this._count = count;
     }
-    this._count = count;
     return count;
   }
 
@@ -753,41 +511,9 @@ export class JsonValue {
   /** value index of the last direct member with this key per the records (list not built), or -1 */
   private lastRecordOfKey(doc: JsonDoc, key: string): i32 {
     if (changetype<usize>(key) == changetype<usize>(this._lookupKey)) return this._lookupVi;
-    const found = this.scanRecordsForKey(doc, key);
+    const found = doc.lastMember(this._vi, key);
     this._lookupKey = key;
     this._lookupVi = found;
-    return found;
-  }
-
-  private scanRecordsForKey(doc: JsonDoc, key: string): i32 {
-    const table = doc.table;
-    const bytes = doc.bytes;
-    const wanted = keyBytesFor(key);
-    const len = wanted !== null ? wanted.length : key.length;
-    // every index below `limit` is a record (limit <= count), read without per-field checks
-    const limit = min(table.next(this._vi), table.count);
-    const data = changetype<usize>(table.data);
-    const base = bytes.dataStart;
-    // the key's first byte, compared inline before the full comparison (-1: the empty key)
-    const first: i32 = len == 0 ? -1 : wanted !== null ? <i32>unchecked(wanted[0]) : <i32>load<u16>(changetype<usize>(key));
-    let found = -1;
-    let vi = this._vi + 1;
-    while (vi < limit) {
-      const slot = data + (<usize>vi << RECORD_SHIFT);
-      const w = load<i32>(slot, 12);
-      const start = load<i32>(slot);
-      if (w < 0) {
-        if (rawKeyEquals(bytes, keyStartOf(table, vi, w, start), keyEndOf(table, vi, w, start), true, key, wanted)) found = vi;
-      } else if ((w & KEY_LENGTH_MASK) == len || ((w >>> 20) & KEY_GAP_WIDE) == KEY_GAP_WIDE) {
-        // an unescaped raw key of another length or first byte cannot match: most members end here
-        const ks = keyStartOf(table, vi, w, start);
-        const ke = keyEndOf(table, vi, w, start);
-        if (ke - ks == len && (first < 0 || <i32>load<u8>(base + <usize>ks) == first) && rawKeyEquals(bytes, ks, ke, false, key, wanted)) found = vi;
-      }
-      const next = load<i32>(slot, 8);
-      if (next <= vi) break;
-      vi = next;
-    }
     return found;
   }
 
@@ -874,95 +600,4 @@ export class JsonValue {
     const parsed = parseJson(text, i32.MAX_VALUE).value;
     return parsed !== null ? parsed : JsonValue.nul();
   }
-}
-
-/** Iterative writer: clean nodes are one copy of their text; dirty containers re-emit compactly. */
-function writeValue(root: JsonValue, sink: ByteSink): void {
-  if (writeLeaf(root, sink)) return;
-  const stack = new Array<JsonValue>();
-  const next = new Array<i32>();
-  openContainer(root, sink, stack, next);
-  while (stack.length > 0) {
-    const top = stack.length - 1;
-    const node = unchecked(stack[top]);
-    const doc = node._doc;
-    if (node._items === null && doc !== null) {
-      // dirty below, but its own member list never changed: walk the records (as _children()
-      // would), writing untouched members straight from the source without creating nodes
-      writeRecordStep(node, doc, sink, stack, next, top);
-      continue;
-    }
-    const items = node._children();
-    const i = unchecked(next[top]);
-    if (i >= items.length) {
-      sink.writeByte(node._kind == JsonKind.Object ? 0x7D : 0x5D);
-      stack.pop();
-      next.pop();
-      continue;
-    }
-    unchecked(next[top] = i + 1);
-    if (i > 0) sink.writeByte(0x2C);
-    const child = unchecked(items[i]);
-    if (node._kind == JsonKind.Object) writeKey(child, sink);
-    if (!writeLeaf(child, sink)) openContainer(child, sink, stack, next);
-  }
-}
-
-/** one step of a records walk: `next[top]` is 0 before the first member, then the value index of
- *  the next member, or -1 when done */
-function writeRecordStep(node: JsonValue, doc: JsonDoc, sink: ByteSink, stack: Array<JsonValue>, next: Array<i32>, top: i32): void {
-  const table = doc.table;
-  const limit = table.next(node._vi);
-  let vi = unchecked(next[top]);
-  const first = vi == 0;
-  if (first) vi = node._vi + 1;
-  if (vi < 0 || vi >= limit) {
-    sink.writeByte(node._kind == JsonKind.Object ? 0x7D : 0x5D);
-    stack.pop();
-    next.pop();
-    return;
-  }
-  const after = table.next(vi);
-  unchecked(next[top] = after <= vi ? -1 : after);
-  if (!first) sink.writeByte(0x2C);
-  const bytes = doc.bytes;
-  if (node._kind == JsonKind.Object) {
-    sink.writeByte(0x22);
-    sink.writeBytes(bytes, table.keyStart(vi), table.keyEnd(vi) & 0x7FFFFFFF);
-    sink.writeByte(0x22);
-    sink.writeByte(0x3A);
-  }
-  const child = doc.existing(vi);
-  if (child === null) {
-    sink.writeBytes(bytes, table.start(vi), table.end(vi));
-  } else if (!writeLeaf(child, sink)) {
-    openContainer(child, sink, stack, next);
-  }
-}
-
-/** writes a node that needs no descent (clean text or a scalar); false for a dirty container */
-function writeLeaf(v: JsonValue, sink: ByteSink): bool {
-  const bytes = v._bytes;
-  if (bytes !== null && !v._dirty) {
-    sink.writeBytes(bytes, v._outerStart, v._outerEnd);
-    return true;
-  }
-  if (v.isContainer()) return false;
-  if (bytes !== null) sink.writeBytes(bytes, v._start, v._end);
-  else sink.writeUtf8("null"); // a bare `new JsonValue()`
-  return true;
-}
-
-function openContainer(v: JsonValue, sink: ByteSink, stack: Array<JsonValue>, next: Array<i32>): void {
-  sink.writeByte(v._kind == JsonKind.Object ? 0x7B : 0x5B);
-  stack.push(v);
-  next.push(0);
-}
-
-function writeKey(member: JsonValue, sink: ByteSink): void {
-  sink.writeByte(0x22);
-  const kb = member._keyBytes;
-  if (kb !== null) sink.writeBytes(kb, member._keyStart, member._keyEnd);
-  sink.writeByte(0x22);
-  sink.writeByte(0x3A);
 }

@@ -107,7 +107,8 @@ export class ValidationResponse {
     // and a fixed allowance for the rest
     const object = this.mutatedObject;
     const message = this.message;
-    let hint = object !== null && object._bytes !== null ? object._outerEnd - object._outerStart + 1024 : 256;
+    const source = object !== null ? object.sourceLength() : -1;
+    let hint = source >= 0 ? source + 1024 : 256;
     if (message !== null) hint += message.length * 6 + 2;
     const sink = new ByteSink(hint);
     this.writeTo(sink);

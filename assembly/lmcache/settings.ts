@@ -248,7 +248,7 @@ function validatePullSecrets(secrets: JsonValue, path: string, errors: SettingsE
 
 /** `settings.lookup`; true unless it is exactly `false`. */
 export function lookupsEnabled(settings: JsonValue): bool {
-  // readBool Ok and false turns lookups off
+  // only a boolean false turns lookups off
   return !settings.memberIsBool(SETTING_LOOKUP, false);
 }
 

@@ -1,0 +1,66 @@
+// The ASCII character codes the JSON grammar, the DOM and the writer compare bytes and UTF-16
+// units with. Compile-time constants: every use is the literal itself, as before they had names.
+
+// @ts-ignore: decorator
+@inline export const CHAR_BACKSPACE: u32 = 0x08;
+// @ts-ignore: decorator
+@inline export const CHAR_TAB: u32 = 0x09;
+// @ts-ignore: decorator
+@inline export const CHAR_LF: u32 = 0x0A;
+// @ts-ignore: decorator
+@inline export const CHAR_FORM_FEED: u32 = 0x0C;
+// @ts-ignore: decorator
+@inline export const CHAR_CR: u32 = 0x0D;
+/** the space, and the first code that is not a control character */
+// @ts-ignore: decorator
+@inline export const CHAR_SPACE: u32 = 0x20;
+// @ts-ignore: decorator
+@inline export const CHAR_QUOTE: u32 = 0x22;
+// @ts-ignore: decorator
+@inline export const CHAR_PLUS: u32 = 0x2B;
+// @ts-ignore: decorator
+@inline export const CHAR_COMMA: u32 = 0x2C;
+// @ts-ignore: decorator
+@inline export const CHAR_MINUS: u32 = 0x2D;
+// @ts-ignore: decorator
+@inline export const CHAR_DOT: u32 = 0x2E;
+// @ts-ignore: decorator
+@inline export const CHAR_SLASH: u32 = 0x2F;
+// @ts-ignore: decorator
+@inline export const CHAR_0: u32 = 0x30;
+// @ts-ignore: decorator
+@inline export const CHAR_1: u32 = 0x31;
+// @ts-ignore: decorator
+@inline export const CHAR_COLON: u32 = 0x3A;
+// @ts-ignore: decorator
+@inline export const CHAR_OPEN_BRACKET: u32 = 0x5B;
+// @ts-ignore: decorator
+@inline export const CHAR_BACKSLASH: u32 = 0x5C;
+// @ts-ignore: decorator
+@inline export const CHAR_CLOSE_BRACKET: u32 = 0x5D;
+// @ts-ignore: decorator
+@inline export const CHAR_LOWER_A: u32 = 0x61;
+// @ts-ignore: decorator
+@inline export const CHAR_LOWER_B: u32 = 0x62;
+// @ts-ignore: decorator
+@inline export const CHAR_LOWER_E: u32 = 0x65;
+// @ts-ignore: decorator
+@inline export const CHAR_LOWER_F: u32 = 0x66;
+// @ts-ignore: decorator
+@inline export const CHAR_LOWER_N: u32 = 0x6E;
+// @ts-ignore: decorator
+@inline export const CHAR_LOWER_R: u32 = 0x72;
+// @ts-ignore: decorator
+@inline export const CHAR_LOWER_T: u32 = 0x74;
+// @ts-ignore: decorator
+@inline export const CHAR_LOWER_U: u32 = 0x75;
+// @ts-ignore: decorator
+@inline export const CHAR_OPEN_BRACE: u32 = 0x7B;
+// @ts-ignore: decorator
+@inline export const CHAR_CLOSE_BRACE: u32 = 0x7D;
+/** the first code that is not ASCII */
+// @ts-ignore: decorator
+@inline export const CHAR_NON_ASCII: u32 = 0x80;
+/** the bit that separates an ASCII letter's upper and lower case */
+// @ts-ignore: decorator
+@inline export const ASCII_CASE_BIT: u32 = 0x20;

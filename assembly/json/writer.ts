@@ -1,0 +1,102 @@
+// Serialization of the DOM: clean nodes are one copy of their source text; dirty containers are
+// re-emitted compactly, iteratively (request data never drives recursion).
+import { CHAR_CLOSE_BRACE, CHAR_CLOSE_BRACKET, CHAR_COLON, CHAR_COMMA, CHAR_OPEN_BRACE, CHAR_OPEN_BRACKET, CHAR_QUOTE } from "./chars";
+import { JsonDoc } from "./document";
+import { ByteSink } from "./sink";
+import { keyEndOffset } from "./table";
+import { JsonKind } from "./types";
+import { JsonValue } from "./value";
+
+/** Writes `root` to `sink`. */
+export function writeValue(root: JsonValue, sink: ByteSink): void {
+  if (writeLeaf(root, sink)) return;
+  const stack = new Array<JsonValue>();
+  const next = new Array<i32>();
+  openContainer(root, sink, stack, next);
+  while (stack.length > 0) {
+    const top = stack.length - 1;
+    const node = unchecked(stack[top]);
+    const doc = node._doc;
+    if (node._items === null && doc !== null) {
+      // dirty below, but its own member list never changed: walk the records (as _children()
+      // would), writing untouched members straight from the source without creating nodes
+      writeRecordStep(node, doc, sink, stack, next, top);
+      continue;
+    }
+    const items = node._children();
+    const i = unchecked(next[top]);
+    if (i >= items.length) {
+      closeContainer(node, sink, stack, next);
+      continue;
+    }
+    unchecked(next[top] = i + 1);
+    if (i > 0) sink.writeByte(<u8>CHAR_COMMA);
+    const child = unchecked(items[i]);
+    if (node._kind == JsonKind.Object) writeKey(child, sink);
+    if (!writeLeaf(child, sink)) openContainer(child, sink, stack, next);
+  }
+}
+
+/** one step of a records walk: `next[top]` is 0 before the first member, then the value index of
+ *  the next member, or -1 when done */
+function writeRecordStep(node: JsonValue, doc: JsonDoc, sink: ByteSink, stack: Array<JsonValue>, next: Array<i32>, top: i32): void {
+  const table = doc.table;
+  const limit = table.next(node._vi);
+  let vi = unchecked(next[top]);
+  const first = vi == 0;
+  if (first) vi = node._vi + 1;
+  if (vi < 0 || vi >= limit) {
+    closeContainer(node, sink, stack, next);
+    return;
+  }
+  const after = table.next(vi);
+  unchecked(next[top] = after <= vi ? -1 : after);
+  if (!first) sink.writeByte(<u8>CHAR_COMMA);
+  const bytes = doc.bytes;
+  if (node._kind == JsonKind.Object) {
+    sink.writeByte(<u8>CHAR_QUOTE);
+    sink.writeBytes(bytes, table.keyStart(vi), keyEndOffset(table.keyEnd(vi)));
+    sink.writeByte(<u8>CHAR_QUOTE);
+    sink.writeByte(<u8>CHAR_COLON);
+  }
+  const child = doc.existing(vi);
+  if (child === null) {
+    sink.writeBytes(bytes, table.start(vi), table.end(vi));
+  } else if (!writeLeaf(child, sink)) {
+    openContainer(child, sink, stack, next);
+  }
+}
+
+/** writes a node that needs no descent (clean text or a scalar); false for a dirty container */
+function writeLeaf(v: JsonValue, sink: ByteSink): bool {
+  const bytes = v._bytes;
+  if (bytes !== null && !v._dirty) {
+    sink.writeBytes(bytes, v._outerStart, v._outerEnd);
+    return true;
+  }
+  if (v.isContainer()) return false;
+  if (bytes !== null) sink.writeBytes(bytes, v._start, v._end);
+  else sink.writeUtf8("null"); // a bare `new JsonValue()`
+  return true;
+}
+
+function openContainer(v: JsonValue, sink: ByteSink, stack: Array<JsonValue>, next: Array<i32>): void {
+  sink.writeByte(<u8>(v._kind == JsonKind.Object ? CHAR_OPEN_BRACE : CHAR_OPEN_BRACKET));
+  stack.push(v);
+  next.push(0);
+}
+
+// @ts-ignore: decorator
+@inline function closeContainer(v: JsonValue, sink: ByteSink, stack: Array<JsonValue>, next: Array<i32>): void {
+  sink.writeByte(<u8>(v._kind == JsonKind.Object ? CHAR_CLOSE_BRACE : CHAR_CLOSE_BRACKET));
+  stack.pop();
+  next.pop();
+}
+
+function writeKey(member: JsonValue, sink: ByteSink): void {
+  sink.writeByte(<u8>CHAR_QUOTE);
+  const kb = member._keyBytes;
+  if (kb !== null) sink.writeBytes(kb, member._keyStart, member._keyEnd);
+  sink.writeByte(<u8>CHAR_QUOTE);
+  sink.writeByte(<u8>CHAR_COLON);
+}
