@@ -119,7 +119,7 @@ export class JsonDoc {
     }
     const bytes = this.bytes;
     const start = table.start(i);
-    let end = table.end(i);
+    const end = table.end(i);
     // cannot happen for a child index of a validated document; yields a null node instead of a trap
     if (start < 0 || end < start || end > bytes.length) return JsonValue.nul();
     const v = JsonValue._span(kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start)), bytes, this, i, start, end);

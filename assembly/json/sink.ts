@@ -63,7 +63,7 @@ export class ByteSink {
     this.reserve(n * 3);
     const src = changetype<usize>(text);
     for (let i = 0; i < n; i++) {
-      let c = <u32>load<u16>(src + (<usize>i << 1));
+      const c = <u32>load<u16>(src + (<usize>i << 1));
       if (c < CHAR_NON_ASCII) {
         // reserved above: stored without a capacity check
         store<u8>(changetype<usize>(this.buf) + <usize>this.len, <u8>c);

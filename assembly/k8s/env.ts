@@ -3,7 +3,7 @@
 // never match.
 import { i32ToDecimal } from "../util/decimal";
 import { JsonValue } from "../json/index";
-import { ensureArrayMember, itemName, itemNamed } from "./fields";
+import { ensureArrayMember, itemNamed } from "./fields";
 
 /** `{"name":"<name>","value":"<value>"}` */
 export function envVar(name: string, value: string): JsonValue {

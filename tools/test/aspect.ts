@@ -6,6 +6,7 @@ import * as path from "node:path";
 
 export interface AspectSummary { passed: number; total: number; exitCode: number; output: string }
 
+// eslint-disable-next-line no-control-regex -- terminal color codes
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 export function parseAspectSummary(output: string): { passed: number; total: number } | null {
@@ -28,7 +29,7 @@ export function runAspect(extraArgs: string[] = [], quiet = false): AspectSummar
 if (require.main === module) {
   const s = runAspect(process.argv.slice(2));
   const failed = s.total - s.passed;
-  let ok = s.exitCode === 0 && s.total > 0 && failed === 0;
+  const ok = s.exitCode === 0 && s.total > 0 && failed === 0;
   if (s.total === 0) console.log("as-pect ran no test (or printed no summary): failing the run");
   console.log(`${s.passed} passed, ${Math.max(failed, s.exitCode !== 0 && failed === 0 ? 1 : failed)} failed`);
   process.exit(ok ? 0 : 1);

@@ -187,6 +187,7 @@ export function summarizeAscOutput(output: string): string {
 }
 
 // asc colors its output when it believes a terminal or a CI system is watching (CI=true).
+// eslint-disable-next-line no-control-regex -- terminal color codes
 const ANSI_ESCAPES = /\x1b\[[0-9;]*m/g;
 function stripAnsi(text: string): string {
   return text.replace(ANSI_ESCAPES, "");

@@ -39,6 +39,7 @@ const kvPresentWarning = (c: string) =>
   `${POLICY}: kv-transfer-config-present: container "${c}" already sets --kv-transfer-config; the engine connection config was not injected`;
 
 // ---------------------------------------------------------------- objects
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the generator edits free-form Kubernetes objects
 type J = any;
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
 

@@ -7,6 +7,7 @@ import { readInvocation, releaseCallMemory, reportGuestError, respondString } fr
 @lazy
 const LAZY_CONSTANT = "a lazy constant";
 const PLAIN_CONSTANT = "a non-lazy constant";
+// eslint-disable-next-line prefer-const -- the probe needs a mutable top-level string variable
 let plainVariable = "a top-level variable";
 
 const SHADOWED = "the global constant";
@@ -25,6 +26,7 @@ class Holder {
 function defaulted(text: string = "a default parameter"): string { return text; }
 
 // never called, so never compiled: its text must not take bytes in the module
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
 function neverCalled(): string { return "a text no compiled code reads"; }
 
 function answer(): string {
