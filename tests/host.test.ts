@@ -66,6 +66,34 @@ describe("guest lifecycle", () => {
     assert.throws(() => PolicyModule.fromBytes(bytes, "env.wat"), (e: Error) => e instanceof GuestLoadError && /unknown import: env::abort has not been defined/.test(e.message));
   });
 
+  // policy-server links only the nine waPC host functions: any other `wapc` name (a typo, or one a
+  // newer waPC adds) and any `wapc` import that is not a function fail at load, not at instantiation.
+  for (const [what, line, named] of [
+    ["a wapc function outside the nine", '(import "wapc" "__bogus" (func (param i32 i32)))', "wapc::__bogus"],
+    ["a wapc global", '(import "wapc" "__console_log" (global i32))', "wapc::__console_log"],
+    ["a wapc table", '(import "wapc" "table" (table 1 funcref))', "wapc::table"],
+  ]) {
+    test(`a module importing ${what} fails to load, naming the import`, async () => {
+      const bytes = await watToWasm(`(module
+        (import "wapc" "__guest_response" (func (param i32 i32)))
+        ${line}
+        (memory (export "memory") 1)
+        (func (export "__guest_call") (param i32 i32) (result i32) (i32.const 0)))`);
+      assert.throws(() => PolicyModule.fromBytes(bytes, "bogus.wat"),
+        (e: Error) => e instanceof GuestLoadError && e.message === `bogus.wat: unknown import: ${named} has not been defined (only the wapc host functions are provided)`);
+    });
+  }
+
+  test("every one of the nine wapc host functions may be imported", async () => {
+    const names = ["__guest_request", "__guest_response", "__guest_error", "__host_call", "__host_response_len",
+      "__host_response", "__host_error_len", "__host_error", "__console_log"];
+    const bytes = await watToWasm(`(module
+      ${names.map((n) => `(import "wapc" "${n}" (func))`).join("\n      ")}
+      (memory (export "memory") 1)
+      (func (export "__guest_call") (param i32 i32) (result i32) (i32.const 0)))`);
+    assert.deepEqual(WebAssembly.Module.imports(PolicyModule.fromBytes(bytes, "all.wat").module).map((i) => i.name), names);
+  });
+
   test("a trap in _start is an initialisation failure, reported as a rejection", async () => {
     const bytes = await watToWasm(`(module
       (memory (export "memory") 1)
@@ -256,6 +284,21 @@ describe("host capabilities: gating", () => {
       "err:Policy has not been granted access to Kubernetes v1/ConfigMap resources. The violation has been reported.",
       "err:Policy has not been granted access to Kubernetes v1/ConfigMap resources. The violation has been reported.",
     ]);
+  });
+
+  test("contextAwareResources: a grant of the same kind in another version or another group is no grant", () => {
+    const engine = (apiVersion: string) => ["kubewarden", "kubernetes", "get_resource", { api_version: apiVersion, kind: "LMCacheEngine", name: "cb", namespace: "ns", disable_cache: false }] as [string, string, string, unknown];
+    const list = (apiVersion: string) => ["kubewarden", "kubernetes", "list_resources_all", { api_version: apiVersion, kind: "LMCacheEngine" }] as [string, string, string, unknown];
+    const object = { apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "LMCacheEngine", metadata: { name: "cb", namespace: "ns" } };
+    const denied = (apiVersion: string) => `err:Policy has not been granted access to Kubernetes ${apiVersion}/LMCacheEngine resources. The violation has been reported.`;
+    for (const grant of ["lmcache.lmcache.ai/v1beta1", "other.lmcache.ai/v1alpha1", "v1alpha1"]) {
+      const opts = { capabilities: { contextAwareResources: [{ apiVersion: grant, kind: "LMCacheEngine" }], cluster: [object] } };
+      assert.deepEqual(hostCallLines(hostCallsWith(engine("lmcache.lmcache.ai/v1alpha1"), list("lmcache.lmcache.ai/v1alpha1")), opts),
+        [denied("lmcache.lmcache.ai/v1alpha1"), denied("lmcache.lmcache.ai/v1alpha1")], grant);
+    }
+    // the exact grant answers (the other side of the same check)
+    const exact = { capabilities: { contextAwareResources: [{ apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "LMCacheEngine" }], cluster: [object] } };
+    assert.deepEqual(hostCallLines(hostCallsWith(engine("lmcache.lmcache.ai/v1alpha1")), exact), [`ok:${JSON.stringify(object)}`]);
   });
 
   test("tracing/log is never gated, returns an empty body and is not recorded", () => {
