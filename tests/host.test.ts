@@ -11,7 +11,7 @@ import { evaluateWithDeadline } from "../tools/host/evaluate-worker";
 import { decodePatch, DELETE_MUTATION_TEXT, TIMEOUT_TEXT } from "../tools/host/response";
 import { parseReplaySession } from "../tools/host/replay";
 import { parseClusterObjects } from "../tools/host/cluster";
-import { capabilityAllowed } from "../tools/host/capabilities";
+import { capabilityAllowed, HostCapabilities } from "../tools/host/capabilities";
 import { deserialize } from "../tools/host/serde";
 import { pluralResource, toAdmissionRequest, MANIFEST_REQUEST_UID, readPolicyMetadata, metadataContextAwareResources } from "../tools/host/request";
 import { parseCases, runCase } from "../tools/host/cases";
@@ -128,6 +128,78 @@ describe("guest lifecycle", () => {
     run({ probe: "log" }, { log: (l) => lines.push(l) });
     run(hostCallsWith(["kubewarden", "tracing", "log", { level: "info", message: "traced" }]), { log: (l) => lines.push(l) });
     assert.deepEqual(lines, ["probe log line", '{"level":"info","message":"traced"}']);
+  });
+});
+
+describe("guest loading and the wapc import functions", () => {
+  const guestCall = (body: string, extra = "") => `(module
+    (import "wapc" "__guest_response" (func $resp (param i32 i32)))
+    (import "wapc" "__guest_error" (func $err (param i32 i32)))
+    (import "wapc" "__console_log" (func $log (param i32 i32)))
+    ${extra}
+    (memory (export "memory") 1)
+    (func (export "__guest_call") (param i32 i32) (result i32) ${body}))`;
+
+  test("a module that is not wasm, or lacks __guest_call or memory, fails to load with a message naming it", async () => {
+    assert.throws(() => PolicyModule.fromBytes(Buffer.from("hello"), "h.wasm"),
+      (e: Error) => e instanceof GuestLoadError && e.message.startsWith("h.wasm: not a valid WebAssembly module: "));
+    const noCall = await watToWasm('(module (memory (export "memory") 1) (func (export "__guest_calls") (param i32 i32) (result i32) (i32.const 0)))');
+    assert.throws(() => PolicyModule.fromBytes(noCall, "nc.wat"), (e: Error) => e instanceof GuestLoadError && e.message === "nc.wat: missing export __guest_call");
+    const callNotFunction = await watToWasm('(module (memory (export "memory") 1) (global (export "__guest_call") i32 (i32.const 0)))');
+    assert.throws(() => PolicyModule.fromBytes(callNotFunction, "g.wat"), (e: Error) => e.message === "g.wat: missing export __guest_call");
+    const noMemory = await watToWasm('(module (memory (export "mem") 1) (func (export "__guest_call") (param i32 i32) (result i32) (i32.const 0)))');
+    assert.throws(() => PolicyModule.fromBytes(noMemory, "nm.wat"), (e: Error) => e instanceof GuestLoadError && e.message === "nm.wat: missing export memory");
+    const missing = path.join(os.tmpdir(), "cachewarden-no-such-module.wasm");
+    assert.throws(() => PolicyModule.fromFile(missing), (e: Error) => e instanceof GuestLoadError && e.message === `cannot read ${missing}: ENOENT`);
+  });
+
+  test("a module whose instantiation traps (a start section) is a trap, with no memory", async () => {
+    const bytes = await watToWasm(guestCall("(i32.const 1)", "(func $boom unreachable) (start $boom)"));
+    const r = PolicyModule.fromBytes(bytes, "start.wat").call("validate", "{}");
+    assert.equal(r.ok, false);
+    assert.equal(r.trapped, true);
+    assert.match(r.trap!, /^instantiation failed: /);
+    assert.equal(r.memoryBytes, 0);
+  });
+
+  test("a call reports its wall time and the memory size after it", async () => {
+    const bytes = await watToWasm(guestCall("(drop (memory.grow (i32.const 2))) (call $resp (i32.const 0) (i32.const 0)) (i32.const 1)"));
+    const r = PolicyModule.fromBytes(bytes, "grow.wat").call("validate", "{}");
+    assert.equal(r.ok, true);
+    assert.equal(r.memoryBytes, 3 * 65536);
+    assert.ok(r.elapsedMs! >= 0 && r.elapsedMs! < 60_000, String(r.elapsedMs));
+  });
+
+  test("guest buffers must lie inside memory: the bound from both sides, for every import that reads guest memory", async () => {
+    const page = 65536;
+    const outcome = async (fn: string, ptr: number, len: number) => {
+      const call = fn === "$resp" ? `(call $resp (i32.const ${ptr}) (i32.const ${len})) (i32.const 1)` : `(call ${fn} (i32.const ${ptr}) (i32.const ${len})) (call $resp (i32.const 0) (i32.const 2)) (i32.const 1)`;
+      const lines: string[] = [];
+      const r = PolicyModule.fromBytes(await watToWasm(guestCall(call)), "buf.wat").call("validate", "{}", { log: (l) => lines.push(l) });
+      return r.trapped ? r.trap : `ok ${fn === "$resp" ? r.response!.length : fn === "$log" ? lines[0].length : 0}`;
+    };
+    for (const fn of ["$resp", "$err", "$log"]) {
+      const range = (ptr: number, len: number) => `wasm trap: guest passed an out-of-range buffer (${ptr}+${len})`;
+      assert.equal(await outcome(fn, page - 11, 10), fn === "$err" ? "ok 0" : "ok 10", fn);
+      assert.equal(await outcome(fn, page - 10, 10), fn === "$err" ? "ok 0" : "ok 10", fn);
+      assert.equal(await outcome(fn, page - 9, 10), range(page - 9, 10), fn);
+      assert.equal(await outcome(fn, 0, 10 * page), range(0, 10 * page), fn);
+      assert.equal(await outcome(fn, -1, 1), range(-1, 1), fn);
+      assert.equal(await outcome(fn, 0, -1), range(0, -1), fn);
+    }
+  });
+
+  test("__guest_error text is the error; a 0 return without it gets the host's text", async () => {
+    const withError = await watToWasm(guestCall("(call $err (i32.const 0) (i32.const 4)) (i32.const 0)", '(data (i32.const 0) "oops")'));
+    assert.deepEqual(PolicyModule.fromBytes(withError, "e.wat").call("validate", "{}").error, "oops");
+    const silent = await watToWasm(guestCall("(i32.const 0)"));
+    assert.deepEqual(PolicyModule.fromBytes(silent, "s.wat").call("validate", "{}").error, "No error message set for call failure");
+  });
+
+  test("without a host-call handler every host call fails with the host's text", () => {
+    const r = probe.call("validate", JSON.stringify({ request: podRequest(), settings: hostCallsWith(getConfigMap("x"), ["kubewarden", "tracing", "log", {}]) }));
+    assert.equal(r.ok, true);
+    assert.equal(JSON.parse(r.response!.toString()).message, "err:host capabilities are not available\nerr:host capabilities are not available");
   });
 });
 
@@ -461,6 +533,34 @@ data: {k: v}
     const all = ["kubewarden", "kubernetes", "list_resources_all", { api_version: "inferencecache.io/v1alpha1", kind: "CacheBackend" }] as [string, string, string, unknown];
     const line = hostCallLines(hostCallsWith(all), opts)[0];
     assert.deepEqual((JSON.parse(line.slice(3)) as { items: unknown[] }).items.length, 3);
+  });
+
+  test("field_masks: an empty list is no mask; a non-empty one is refused", () => {
+    assert.deepEqual(hostCallLines(hostCallsWith(getConfigMap("cb", "ns", { field_masks: [] }), getConfigMap("cb", "ns", { field_masks: ["data"] })), opts), [
+      'ok:{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cb","namespace":"ns"},"data":{"k":"v"}}',
+      "err:cluster objects: field_masks are not supported by this host",
+    ]);
+  });
+
+  test("can_i needs a replay session; a session answers it with the review recorded as `request`", () => {
+    const review = { user: "alice", groups: null, resource_attributes: { group: null, name: null, namespace: "ns", resource: "pods", subresource: null, verb: "get", version: null } };
+    const canI = ["kubewarden", "kubernetes", "can_i", { subject_access_review: review, disable_cache: true }] as [string, string, string, unknown];
+    assert.deepEqual(hostCallLines(hostCallsWith(canI), opts), ["err:cluster objects cannot answer kubernetes/can_i; use a replay session"]);
+    const session = parseReplaySession(`
+- type: Exchange
+  request: |
+    !KubernetesCanI
+    request: ${JSON.stringify(review)}
+    disable_cache: true
+  response:
+    type: Success
+    payload: '{"allowed":true}'
+`, "s.yml");
+    assert.deepEqual(hostCallLines(hostCallsWith(canI), { capabilities: { replay: session } }), ['ok:{"allowed":true}']);
+  });
+
+  test("a replay session and cluster objects cannot be combined", () => {
+    assert.throws(() => new HostCapabilities({ replay: [], cluster: [] }), /^Error: host capabilities: use either a replay session or cluster objects, not both$/);
   });
 
   test("objects need apiVersion, kind and metadata.name", () => {
