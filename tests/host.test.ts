@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PolicyModule, GuestLoadError } from "../tools/host/guest";
+import { WarmInstance } from "../tools/host/instance";
 import { evaluate, EvaluationOptions, validateSettings } from "../tools/host/evaluate";
 import { evaluateWithDeadline } from "../tools/host/evaluate-worker";
 import { decodePatch, DELETE_MUTATION_TEXT, TIMEOUT_TEXT } from "../tools/host/response";
@@ -160,6 +161,28 @@ describe("guest loading and the wapc import functions", () => {
     assert.equal(r.trapped, true);
     assert.match(r.trap!, /^instantiation failed: /);
     assert.equal(r.memoryBytes, 0);
+  });
+
+  test("a waPC function name under another module is still an unknown import", async () => {
+    const bytes = await watToWasm(guestCall("(i32.const 0)", '(import "env" "__console_log" (func (param i32 i32)))'));
+    assert.throws(() => PolicyModule.fromBytes(bytes), (e: Error) => e instanceof GuestLoadError
+      && e.message === "<module>: unknown import: env::__console_log has not been defined (only the wapc host functions are provided)");
+  });
+
+  test("a host call during instantiation (a start section) fails: memory is not exported yet", async () => {
+    const bytes = await watToWasm(guestCall("(i32.const 1)", "(func $early (call $resp (i32.const 0) (i32.const 1))) (start $early)"));
+    const r = PolicyModule.fromBytes(bytes, "early.wat").call("validate", "{}");
+    assert.equal(r.trap, "instantiation failed: guest called the host before its memory was exported");
+  });
+
+  test("a warm instance is unusable after a trap", () => {
+    const warm = new WarmInstance(probe.module);
+    const payload = (settings: Record<string, unknown>) => JSON.stringify({ request: podRequest(), settings });
+    assert.equal(warm.call("validate", payload({})).ok, true);
+    const trap = warm.call("validate", payload({ probe: "trap" }));
+    assert.equal(trap.trapped, true);
+    const after = warm.call("validate", payload({}));
+    assert.deepEqual([after.ok, after.trapped, after.trap], [false, true, `instance is unusable after an earlier trap: ${trap.trap}`]);
   });
 
   test("a call reports its wall time and the memory size after it", async () => {
@@ -371,6 +394,34 @@ describe("host capabilities: gating", () => {
     // the exact grant answers (the other side of the same check)
     const exact = { capabilities: { contextAwareResources: [{ apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "LMCacheEngine" }], cluster: [object] } };
     assert.deepEqual(hostCallLines(hostCallsWith(engine("lmcache.lmcache.ai/v1alpha1")), exact), [`ok:${JSON.stringify(object)}`]);
+  });
+
+  test("contextAwareResources: a grant of another kind in the same apiVersion is no grant either", () => {
+    const secret = ["kubewarden", "kubernetes", "get_resource", { api_version: "v1", kind: "Secret", name: "x", namespace: "ns", disable_cache: false }] as [string, string, string, unknown];
+    const opts = { capabilities: { contextAwareResources: [CONFIGMAP], cluster: [{ apiVersion: "v1", kind: "Secret", metadata: { name: "x", namespace: "ns" } }] } };
+    assert.deepEqual(hostCallLines(hostCallsWith(secret), opts), ["err:Policy has not been granted access to Kubernetes v1/Secret resources. The violation has been reported."]);
+  });
+
+  test("a `ns/*` pattern covers exactly that namespace", () => {
+    assert.equal(capabilityAllowed(["kubernetes/*"], "kubernetesx/get_resource"), false);
+    assert.equal(capabilityAllowed(["kubernetes/*"], "kubernetes"), false);
+    assert.equal(capabilityAllowed(["kubernetes/*"], "kubernetes/"), true);
+  });
+
+  test("each payload is parsed as its own serde struct (named in the error)", () => {
+    const opts = { capabilities: { contextAwareResources: [CONFIGMAP], cluster: [] } };
+    const calls = ["get_resource", "list_resources_by_namespace", "list_resources_all", "can_i"].map((op) => ["kubewarden", "kubernetes", op, "1"] as [string, string, string, unknown]);
+    assert.deepEqual(hostCallLines(hostCallsWith(...calls), opts), ["GetResourceRequest", "ListResourcesByNamespaceRequest", "ListAllResourcesRequest", "CanIRequest"]
+      .map((name) => `err:invalid type: integer \`1\`, expected struct ${name} at line 1 column 1`));
+  });
+
+  test("tracing has only `log`; its payloads are kept in order", () => {
+    const h = new HostCapabilities();
+    assert.deepEqual(h.handler("kubewarden", "tracing", "warn", Buffer.from("{}")), { ok: false, error: "unknown operation: warn" });
+    assert.deepEqual(h.logs, []);
+    h.handler("kubewarden", "tracing", "log", Buffer.from("a"));
+    h.handler("kubewarden", "tracing", "log", Buffer.from("b"));
+    assert.deepEqual(h.logs, ["a", "b"]);
   });
 
   test("tracing/log is never gated, returns an empty body and is not recorded", () => {

@@ -133,6 +133,11 @@ describe("run (in-process)", () => {
     }
   });
 
+  test("a local path that merely contains a scheme is a path", async () => {
+    const odd = `${fs.mkdtempSync(path.join(os.tmpdir(), "cw-run-"))}/registry://x.wasm`;
+    assert.equal((await run([odd, "-r", data("request_pod.json")])).error, `cannot read ${odd}: ENOENT`);
+  });
+
   test("a missing module is an error naming it", async () => {
     const missing = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cw-run-")), "nope.wasm");
     assert.equal((await run([missing, "-r", data("request_pod.json")])).error, `cannot read ${missing}: ENOENT`);
