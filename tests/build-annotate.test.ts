@@ -137,6 +137,17 @@ describe("annotator: section", () => {
     assert.throws(() => annotate({ rules: [], mutating: false }, undefined, env), /env::abort/);
   });
 
+  for (const [what, line, named] of [
+    ["a wapc function outside the nine", '(import "wapc" "__bogus" (func (param i32 i32)))', "wapc::__bogus"],
+    ["a wapc global", '(import "wapc" "__console_log" (global i32))', "wapc::__console_log"],
+  ]) {
+    test(`refuses a module importing ${what} before calling it (names the import)`, async () => {
+      const bogus = await guestWasm("bogus", { extraImports: line });
+      assert.throws(() => annotate({ rules: [], mutating: false }, undefined, bogus),
+        (e: unknown) => e instanceof AnnotateError && e.message === `policy.wasm: unknown import: ${named} has not been defined (only the wapc host functions are provided)`);
+    });
+  }
+
   test("refuses another executionMode", () => {
     assert.match(yamlFailure("rules: []\nmutating: false\nexecutionMode: opa\n"), /^metadata\.yml: executionMode: "opa" is not supported/);
   });

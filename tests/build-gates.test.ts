@@ -68,6 +68,16 @@ describe("gates", () => {
     assert.deepEqual(p, ["imports wasi_snapshot_preview1.fd_write from WASI (only wapc.* imports are allowed)"]);
   });
 
+  test("a wapc function outside the nine waPC host functions", async () => {
+    const p = await problemsOf("bogus", { extraImports: '(import "wapc" "__bogus" (func (param i32 i32)))' });
+    assert.deepEqual(p, ["imports function wapc.__bogus, which is not one of the waPC host functions"]);
+  });
+
+  test("a wapc import that is not a function, even under a waPC function's name", async () => {
+    const p = await problemsOf("global", { extraImports: '(import "wapc" "__console_log" (global i32))' });
+    assert.deepEqual(p, ["imports global wapc.__console_log, which is not one of the waPC host functions"]);
+  });
+
   test("imported memory", async () => {
     const p = await problemsOf("memory", { importMemory: true });
     assert.deepEqual(p, ["imports memory wapc.memory (memory must be defined by the module, never imported)"]);

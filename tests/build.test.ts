@@ -185,6 +185,25 @@ describe("build CLI", () => {
     }
   });
 
+  test("a policy importing a wapc function outside the nine fails the policy.wasm gate, naming the import, via the CLI", () => {
+    const dir = path.join(root, "policies", "wapc-bogus");
+    fs.mkdirSync(path.join(dir, "assembly"), { recursive: true });
+    fs.copyFileSync(demoFile("metadata.yml"), path.join(dir, "metadata.yml"));
+    fs.copyFileSync(demoFile("README.md"), path.join(dir, "README.md"));
+    fs.writeFileSync(path.join(dir, "assembly", "index.ts"), [
+      '// @ts-nocheck', 'import { respondString } from "../../../assembly/wapc/index";',
+      '@external("wapc", "__bogus") declare function bogus(): void;',
+      'export function __guest_call(a: i32, b: i32): i32 {', '  bogus();', '  respondString("\\"v1\\"");', '  return 1;', '}', ''].join("\n"));
+    try {
+      const r = cli("build", "--root", root, "wapc-bogus");
+      assert.equal(r.code, 1);
+      assert.equal(r.stderr, "cachewarden: build failed: wapc-bogus: policy.wasm: imports function wapc.__bogus, which is not one of the waPC host functions\n");
+      assert.equal(fs.existsSync(path.join(dir, "policy.wasm")), false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("asc summaries: location only from the diagnostic's own frame; hint for a missing abort handler", () => {
     const output = "ERROR AS111: Element 'assembly/wapc/index/wapcAbort' not found.\n\nERROR TS2304: Cannot find name 'x'.\n   :\n 2 │ return x;\n   └─ in policies/y/assembly/index.ts(2,10)\n\nFAILURE 2 compile error(s)\n";
     assert.equal(summarizeAscOutput(output), "ERROR AS111: Element 'assembly/wapc/index/wapcAbort' not found. (the policy entry must import assembly/wapc/index so the abort handler exists)");

@@ -157,4 +157,19 @@ describe("cachewarden run", { concurrency: 2 }, () => {
     fs.writeFileSync(file, bytes);
     assert.match(await runFails([file, "-r", data("request_pod.json")]), /unknown import: env::abort has not been defined/);
   });
+
+  for (const [what, line, named] of [
+    ["a wapc function outside the nine", '(import "wapc" "__bogus" (func (param i32 i32)))', "wapc::__bogus"],
+    ["a wapc global", '(import "wapc" "__console_log" (global i32))', "wapc::__console_log"],
+  ]) {
+    test(`a module importing ${what} is refused at load, naming the import, before any evaluation`, async () => {
+      // __guest_call would trap: a refusal at load is the only way this run can end without a trap text
+      const bytes = await watToWasm(`(module ${line} (memory (export "memory") 1)
+        (func (export "__guest_call") (param i32 i32) (result i32) unreachable))`);
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cw-cli-")), "bogus.wasm");
+      fs.writeFileSync(file, bytes);
+      assert.equal(await runFails([file, "-r", data("request_pod.json")]),
+        `cachewarden: ${file}: unknown import: ${named} has not been defined (only the wapc host functions are provided)`);
+    });
+  }
 });

@@ -6,12 +6,13 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PolicyModule, GuestLoadError } from "../tools/host/guest";
+import { WarmInstance } from "../tools/host/instance";
 import { evaluate, EvaluationOptions, validateSettings } from "../tools/host/evaluate";
 import { evaluateWithDeadline } from "../tools/host/evaluate-worker";
 import { decodePatch, DELETE_MUTATION_TEXT, TIMEOUT_TEXT } from "../tools/host/response";
 import { parseReplaySession } from "../tools/host/replay";
 import { parseClusterObjects } from "../tools/host/cluster";
-import { capabilityAllowed } from "../tools/host/capabilities";
+import { capabilityAllowed, HostCapabilities } from "../tools/host/capabilities";
 import { deserialize } from "../tools/host/serde";
 import { pluralResource, toAdmissionRequest, MANIFEST_REQUEST_UID, readPolicyMetadata, metadataContextAwareResources } from "../tools/host/request";
 import { parseCases, runCase } from "../tools/host/cases";
@@ -66,6 +67,34 @@ describe("guest lifecycle", () => {
     assert.throws(() => PolicyModule.fromBytes(bytes, "env.wat"), (e: Error) => e instanceof GuestLoadError && /unknown import: env::abort has not been defined/.test(e.message));
   });
 
+  // policy-server links only the nine waPC host functions: any other `wapc` name (a typo, or one a
+  // newer waPC adds) and any `wapc` import that is not a function fail at load, not at instantiation.
+  for (const [what, line, named] of [
+    ["a wapc function outside the nine", '(import "wapc" "__bogus" (func (param i32 i32)))', "wapc::__bogus"],
+    ["a wapc global", '(import "wapc" "__console_log" (global i32))', "wapc::__console_log"],
+    ["a wapc table", '(import "wapc" "table" (table 1 funcref))', "wapc::table"],
+  ]) {
+    test(`a module importing ${what} fails to load, naming the import`, async () => {
+      const bytes = await watToWasm(`(module
+        (import "wapc" "__guest_response" (func (param i32 i32)))
+        ${line}
+        (memory (export "memory") 1)
+        (func (export "__guest_call") (param i32 i32) (result i32) (i32.const 0)))`);
+      assert.throws(() => PolicyModule.fromBytes(bytes, "bogus.wat"),
+        (e: Error) => e instanceof GuestLoadError && e.message === `bogus.wat: unknown import: ${named} has not been defined (only the wapc host functions are provided)`);
+    });
+  }
+
+  test("every one of the nine wapc host functions may be imported", async () => {
+    const names = ["__guest_request", "__guest_response", "__guest_error", "__host_call", "__host_response_len",
+      "__host_response", "__host_error_len", "__host_error", "__console_log"];
+    const bytes = await watToWasm(`(module
+      ${names.map((n) => `(import "wapc" "${n}" (func))`).join("\n      ")}
+      (memory (export "memory") 1)
+      (func (export "__guest_call") (param i32 i32) (result i32) (i32.const 0)))`);
+    assert.deepEqual(WebAssembly.Module.imports(PolicyModule.fromBytes(bytes, "all.wat").module).map((i) => i.name), names);
+  });
+
   test("a trap in _start is an initialisation failure, reported as a rejection", async () => {
     const bytes = await watToWasm(`(module
       (memory (export "memory") 1)
@@ -100,6 +129,100 @@ describe("guest lifecycle", () => {
     run({ probe: "log" }, { log: (l) => lines.push(l) });
     run(hostCallsWith(["kubewarden", "tracing", "log", { level: "info", message: "traced" }]), { log: (l) => lines.push(l) });
     assert.deepEqual(lines, ["probe log line", '{"level":"info","message":"traced"}']);
+  });
+});
+
+describe("guest loading and the wapc import functions", () => {
+  const guestCall = (body: string, extra = "") => `(module
+    (import "wapc" "__guest_response" (func $resp (param i32 i32)))
+    (import "wapc" "__guest_error" (func $err (param i32 i32)))
+    (import "wapc" "__console_log" (func $log (param i32 i32)))
+    ${extra}
+    (memory (export "memory") 1)
+    (func (export "__guest_call") (param i32 i32) (result i32) ${body}))`;
+
+  test("a module that is not wasm, or lacks __guest_call or memory, fails to load with a message naming it", async () => {
+    assert.throws(() => PolicyModule.fromBytes(Buffer.from("hello"), "h.wasm"),
+      (e: Error) => e instanceof GuestLoadError && e.message.startsWith("h.wasm: not a valid WebAssembly module: "));
+    const noCall = await watToWasm('(module (memory (export "memory") 1) (func (export "__guest_calls") (param i32 i32) (result i32) (i32.const 0)))');
+    assert.throws(() => PolicyModule.fromBytes(noCall, "nc.wat"), (e: Error) => e instanceof GuestLoadError && e.message === "nc.wat: missing export __guest_call");
+    const callNotFunction = await watToWasm('(module (memory (export "memory") 1) (global (export "__guest_call") i32 (i32.const 0)))');
+    assert.throws(() => PolicyModule.fromBytes(callNotFunction, "g.wat"), (e: Error) => e.message === "g.wat: missing export __guest_call");
+    const noMemory = await watToWasm('(module (memory (export "mem") 1) (func (export "__guest_call") (param i32 i32) (result i32) (i32.const 0)))');
+    assert.throws(() => PolicyModule.fromBytes(noMemory, "nm.wat"), (e: Error) => e instanceof GuestLoadError && e.message === "nm.wat: missing export memory");
+    const missing = path.join(os.tmpdir(), "cachewarden-no-such-module.wasm");
+    assert.throws(() => PolicyModule.fromFile(missing), (e: Error) => e instanceof GuestLoadError && e.message === `cannot read ${missing}: ENOENT`);
+  });
+
+  test("a module whose instantiation traps (a start section) is a trap, with no memory", async () => {
+    const bytes = await watToWasm(guestCall("(i32.const 1)", "(func $boom unreachable) (start $boom)"));
+    const r = PolicyModule.fromBytes(bytes, "start.wat").call("validate", "{}");
+    assert.equal(r.ok, false);
+    assert.equal(r.trapped, true);
+    assert.match(r.trap!, /^instantiation failed: /);
+    assert.equal(r.memoryBytes, 0);
+  });
+
+  test("a waPC function name under another module is still an unknown import", async () => {
+    const bytes = await watToWasm(guestCall("(i32.const 0)", '(import "env" "__console_log" (func (param i32 i32)))'));
+    assert.throws(() => PolicyModule.fromBytes(bytes), (e: Error) => e instanceof GuestLoadError
+      && e.message === "<module>: unknown import: env::__console_log has not been defined (only the wapc host functions are provided)");
+  });
+
+  test("a host call during instantiation (a start section) fails: memory is not exported yet", async () => {
+    const bytes = await watToWasm(guestCall("(i32.const 1)", "(func $early (call $resp (i32.const 0) (i32.const 1))) (start $early)"));
+    const r = PolicyModule.fromBytes(bytes, "early.wat").call("validate", "{}");
+    assert.equal(r.trap, "instantiation failed: guest called the host before its memory was exported");
+  });
+
+  test("a warm instance is unusable after a trap", () => {
+    const warm = new WarmInstance(probe.module);
+    const payload = (settings: Record<string, unknown>) => JSON.stringify({ request: podRequest(), settings });
+    assert.equal(warm.call("validate", payload({})).ok, true);
+    const trap = warm.call("validate", payload({ probe: "trap" }));
+    assert.equal(trap.trapped, true);
+    const after = warm.call("validate", payload({}));
+    assert.deepEqual([after.ok, after.trapped, after.trap], [false, true, `instance is unusable after an earlier trap: ${trap.trap}`]);
+  });
+
+  test("a call reports its wall time and the memory size after it", async () => {
+    const bytes = await watToWasm(guestCall("(drop (memory.grow (i32.const 2))) (call $resp (i32.const 0) (i32.const 0)) (i32.const 1)"));
+    const r = PolicyModule.fromBytes(bytes, "grow.wat").call("validate", "{}");
+    assert.equal(r.ok, true);
+    assert.equal(r.memoryBytes, 3 * 65536);
+    assert.ok(r.elapsedMs! >= 0 && r.elapsedMs! < 60_000, String(r.elapsedMs));
+  });
+
+  test("guest buffers must lie inside memory: the bound from both sides, for every import that reads guest memory", async () => {
+    const page = 65536;
+    const outcome = async (fn: string, ptr: number, len: number) => {
+      const call = fn === "$resp" ? `(call $resp (i32.const ${ptr}) (i32.const ${len})) (i32.const 1)` : `(call ${fn} (i32.const ${ptr}) (i32.const ${len})) (call $resp (i32.const 0) (i32.const 2)) (i32.const 1)`;
+      const lines: string[] = [];
+      const r = PolicyModule.fromBytes(await watToWasm(guestCall(call)), "buf.wat").call("validate", "{}", { log: (l) => lines.push(l) });
+      return r.trapped ? r.trap : `ok ${fn === "$resp" ? r.response!.length : fn === "$log" ? lines[0].length : 0}`;
+    };
+    for (const fn of ["$resp", "$err", "$log"]) {
+      const range = (ptr: number, len: number) => `wasm trap: guest passed an out-of-range buffer (${ptr}+${len})`;
+      assert.equal(await outcome(fn, page - 11, 10), fn === "$err" ? "ok 0" : "ok 10", fn);
+      assert.equal(await outcome(fn, page - 10, 10), fn === "$err" ? "ok 0" : "ok 10", fn);
+      assert.equal(await outcome(fn, page - 9, 10), range(page - 9, 10), fn);
+      assert.equal(await outcome(fn, 0, 10 * page), range(0, 10 * page), fn);
+      assert.equal(await outcome(fn, -1, 1), range(-1, 1), fn);
+      assert.equal(await outcome(fn, 0, -1), range(0, -1), fn);
+    }
+  });
+
+  test("__guest_error text is the error; a 0 return without it gets the host's text", async () => {
+    const withError = await watToWasm(guestCall("(call $err (i32.const 0) (i32.const 4)) (i32.const 0)", '(data (i32.const 0) "oops")'));
+    assert.deepEqual(PolicyModule.fromBytes(withError, "e.wat").call("validate", "{}").error, "oops");
+    const silent = await watToWasm(guestCall("(i32.const 0)"));
+    assert.deepEqual(PolicyModule.fromBytes(silent, "s.wat").call("validate", "{}").error, "No error message set for call failure");
+  });
+
+  test("without a host-call handler every host call fails with the host's text", () => {
+    const r = probe.call("validate", JSON.stringify({ request: podRequest(), settings: hostCallsWith(getConfigMap("x"), ["kubewarden", "tracing", "log", {}]) }));
+    assert.equal(r.ok, true);
+    assert.equal(JSON.parse(r.response!.toString()).message, "err:host capabilities are not available\nerr:host capabilities are not available");
   });
 });
 
@@ -256,6 +379,49 @@ describe("host capabilities: gating", () => {
       "err:Policy has not been granted access to Kubernetes v1/ConfigMap resources. The violation has been reported.",
       "err:Policy has not been granted access to Kubernetes v1/ConfigMap resources. The violation has been reported.",
     ]);
+  });
+
+  test("contextAwareResources: a grant of the same kind in another version or another group is no grant", () => {
+    const engine = (apiVersion: string) => ["kubewarden", "kubernetes", "get_resource", { api_version: apiVersion, kind: "LMCacheEngine", name: "cb", namespace: "ns", disable_cache: false }] as [string, string, string, unknown];
+    const list = (apiVersion: string) => ["kubewarden", "kubernetes", "list_resources_all", { api_version: apiVersion, kind: "LMCacheEngine" }] as [string, string, string, unknown];
+    const object = { apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "LMCacheEngine", metadata: { name: "cb", namespace: "ns" } };
+    const denied = (apiVersion: string) => `err:Policy has not been granted access to Kubernetes ${apiVersion}/LMCacheEngine resources. The violation has been reported.`;
+    for (const grant of ["lmcache.lmcache.ai/v1beta1", "other.lmcache.ai/v1alpha1", "v1alpha1"]) {
+      const opts = { capabilities: { contextAwareResources: [{ apiVersion: grant, kind: "LMCacheEngine" }], cluster: [object] } };
+      assert.deepEqual(hostCallLines(hostCallsWith(engine("lmcache.lmcache.ai/v1alpha1"), list("lmcache.lmcache.ai/v1alpha1")), opts),
+        [denied("lmcache.lmcache.ai/v1alpha1"), denied("lmcache.lmcache.ai/v1alpha1")], grant);
+    }
+    // the exact grant answers (the other side of the same check)
+    const exact = { capabilities: { contextAwareResources: [{ apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "LMCacheEngine" }], cluster: [object] } };
+    assert.deepEqual(hostCallLines(hostCallsWith(engine("lmcache.lmcache.ai/v1alpha1")), exact), [`ok:${JSON.stringify(object)}`]);
+  });
+
+  test("contextAwareResources: a grant of another kind in the same apiVersion is no grant either", () => {
+    const secret = ["kubewarden", "kubernetes", "get_resource", { api_version: "v1", kind: "Secret", name: "x", namespace: "ns", disable_cache: false }] as [string, string, string, unknown];
+    const opts = { capabilities: { contextAwareResources: [CONFIGMAP], cluster: [{ apiVersion: "v1", kind: "Secret", metadata: { name: "x", namespace: "ns" } }] } };
+    assert.deepEqual(hostCallLines(hostCallsWith(secret), opts), ["err:Policy has not been granted access to Kubernetes v1/Secret resources. The violation has been reported."]);
+  });
+
+  test("a `ns/*` pattern covers exactly that namespace", () => {
+    assert.equal(capabilityAllowed(["kubernetes/*"], "kubernetesx/get_resource"), false);
+    assert.equal(capabilityAllowed(["kubernetes/*"], "kubernetes"), false);
+    assert.equal(capabilityAllowed(["kubernetes/*"], "kubernetes/"), true);
+  });
+
+  test("each payload is parsed as its own serde struct (named in the error)", () => {
+    const opts = { capabilities: { contextAwareResources: [CONFIGMAP], cluster: [] } };
+    const calls = ["get_resource", "list_resources_by_namespace", "list_resources_all", "can_i"].map((op) => ["kubewarden", "kubernetes", op, "1"] as [string, string, string, unknown]);
+    assert.deepEqual(hostCallLines(hostCallsWith(...calls), opts), ["GetResourceRequest", "ListResourcesByNamespaceRequest", "ListAllResourcesRequest", "CanIRequest"]
+      .map((name) => `err:invalid type: integer \`1\`, expected struct ${name} at line 1 column 1`));
+  });
+
+  test("tracing has only `log`; its payloads are kept in order", () => {
+    const h = new HostCapabilities();
+    assert.deepEqual(h.handler("kubewarden", "tracing", "warn", Buffer.from("{}")), { ok: false, error: "unknown operation: warn" });
+    assert.deepEqual(h.logs, []);
+    h.handler("kubewarden", "tracing", "log", Buffer.from("a"));
+    h.handler("kubewarden", "tracing", "log", Buffer.from("b"));
+    assert.deepEqual(h.logs, ["a", "b"]);
   });
 
   test("tracing/log is never gated, returns an empty body and is not recorded", () => {
@@ -446,6 +612,34 @@ spec: {replicas: 2.0, big: 2.56e2, count: 3}
     const all = ["kubewarden", "kubernetes", "list_resources_all", { api_version: "inferencecache.io/v1alpha1", kind: "CacheBackend" }] as [string, string, string, unknown];
     const line = hostCallLines(hostCallsWith(all), opts)[0];
     assert.deepEqual((JSON.parse(line.slice(3)) as { items: unknown[] }).items.length, 3);
+  });
+
+  test("field_masks: an empty list is no mask; a non-empty one is refused", () => {
+    assert.deepEqual(hostCallLines(hostCallsWith(getConfigMap("cb", "ns", { field_masks: [] }), getConfigMap("cb", "ns", { field_masks: ["data"] })), opts), [
+      'ok:{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cb","namespace":"ns"},"data":{"k":"v"}}',
+      "err:cluster objects: field_masks are not supported by this host",
+    ]);
+  });
+
+  test("can_i needs a replay session; a session answers it with the review recorded as `request`", () => {
+    const review = { user: "alice", groups: null, resource_attributes: { group: null, name: null, namespace: "ns", resource: "pods", subresource: null, verb: "get", version: null } };
+    const canI = ["kubewarden", "kubernetes", "can_i", { subject_access_review: review, disable_cache: true }] as [string, string, string, unknown];
+    assert.deepEqual(hostCallLines(hostCallsWith(canI), opts), ["err:cluster objects cannot answer kubernetes/can_i; use a replay session"]);
+    const session = parseReplaySession(`
+- type: Exchange
+  request: |
+    !KubernetesCanI
+    request: ${JSON.stringify(review)}
+    disable_cache: true
+  response:
+    type: Success
+    payload: '{"allowed":true}'
+`, "s.yml");
+    assert.deepEqual(hostCallLines(hostCallsWith(canI), { capabilities: { replay: session } }), ['ok:{"allowed":true}']);
+  });
+
+  test("a replay session and cluster objects cannot be combined", () => {
+    assert.throws(() => new HostCapabilities({ replay: [], cluster: [] }), /^Error: host capabilities: use either a replay session or cluster objects, not both$/);
   });
 
   test("objects need apiVersion, kind and metadata.name", () => {

@@ -106,6 +106,40 @@ describe("validateInjectorSettings", () => {
     expect(c("\"cudagraph\":\"full_decode_only\"")).toBe("");
     expect(c("\"cudagraph\":\"full\"")).toBe(p + "cudagraph: must be one of \"eager\", \"piecewise\", \"full_decode_only\"");
   });
+  it("length bounds of names, each from both sides: just below, at, just above, far above", () => {
+    const at253 = "a".repeat(63) + "." + "b".repeat(63) + "." + "c".repeat(63) + "." + "d".repeat(61);
+    const ok = "{\"kvTransferConfig\":{},\"injection\":{\"payloadImage\":{\"repository\":\"reg/p\"}}}";
+    // LMCache engine name: a DNS-1123 subdomain, at most 253
+    const lmName = (name: string): string => lm("{\"engines\":{\"" + name + "\":{\"kvTransferConfig\":{}}}}");
+    expect(lmName(at253.slice(1))).toBe("");
+    expect(lmName(at253)).toBe("");
+    expect(lmName(at253 + "e")).toBe("engines[" + at253 + "e]: invalid engine name: must be no more than 253 characters");
+    expect(lmName("a".repeat(1000))).toBe("engines[" + "a".repeat(1000) + "]: invalid engine name: must be no more than 253 characters");
+    // CacheBlend reference: namespace a DNS-1123 label (at most 63), name a subdomain (at most 253)
+    const cbKey = (key: string): string => cb("{\"engines\":{\"" + key + "\":" + ok + "}}");
+    expect(cbKey("a".repeat(62) + "/cb")).toBe("");
+    expect(cbKey("a".repeat(63) + "/cb")).toBe("");
+    expect(cbKey("a".repeat(64) + "/cb")).toBe("engines[" + "a".repeat(64) + "/cb]: invalid engine reference: namespace: must be no more than 63 characters");
+    expect(cbKey("a".repeat(1000) + "/cb")).toBe("engines[" + "a".repeat(1000) + "/cb]: invalid engine reference: namespace: must be no more than 63 characters");
+    expect(cbKey("ns/" + at253.slice(1))).toBe("");
+    expect(cbKey("ns/" + at253)).toBe("");
+    expect(cbKey("ns/" + at253 + "e")).toBe("engines[ns/" + at253 + "e]: invalid engine reference: name: must be no more than 253 characters");
+    expect(cbKey("ns/" + "a".repeat(1000))).toBe("engines[ns/" + "a".repeat(1000) + "]: invalid engine reference: name: must be no more than 253 characters");
+    // injection.targetContainer: a DNS-1123 label; imagePullSecrets[].name: a subdomain
+    const inj = (text: string): string => lm("{\"engines\":{\"cb\":{\"kvTransferConfig\":{},\"injection\":" + text + "}}}");
+    const target = (name: string): string => inj("{\"targetContainer\":\"" + name + "\"}");
+    const TARGET_ERROR = "engines[cb].injection.targetContainer: must be a valid container name (DNS-1123 label)";
+    expect(target("a".repeat(62))).toBe("");
+    expect(target("a".repeat(63))).toBe("");
+    expect(target("a".repeat(64))).toBe(TARGET_ERROR);
+    expect(target("a".repeat(1000))).toBe(TARGET_ERROR);
+    const secret = (name: string): string => inj("{\"imagePullSecrets\":[{\"name\":\"" + name + "\"}]}");
+    const SECRET_ERROR = "engines[cb].injection.imagePullSecrets[0].name: must be a valid Secret name (DNS-1123 subdomain)";
+    expect(secret(at253.slice(1))).toBe("");
+    expect(secret(at253)).toBe("");
+    expect(secret(at253 + "e")).toBe(SECRET_ERROR);
+    expect(secret("a".repeat(1000))).toBe(SECRET_ERROR);
+  });
   it("lists every error, unknown fields of an object first", () => {
     expect(lm("{\"lookup\":1,\"extra\":true,\"engines\":{\"cb\":{\"kvTransferConfig\":[]}}}"))
       .toBe("extra: unknown field; lookup: must be a boolean; engines[cb].kvTransferConfig: must be a JSON object");

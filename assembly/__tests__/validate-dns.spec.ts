@@ -38,6 +38,16 @@ describe("DNS-1123 label", () => {
       expect(dns1123LabelErrors(bad[i])).toStrictEqual([DNS1123_LABEL_PATTERN_MESSAGE], bad[i]);
     }
   });
+  it("length bound 63 from both sides: just below, at, just above, far above", () => {
+    expect(dns1123LabelErrors(repeat("a", 62))).toStrictEqual(new Array<string>());
+    expect(isDns1123Label(repeat("a", 62))).toBe(true);
+    expect(dns1123LabelErrors(repeat("a", 63))).toStrictEqual(new Array<string>());
+    expect(isDns1123Label(repeat("a", 63))).toBe(true);
+    expect(dns1123LabelErrors(repeat("a", 64))).toStrictEqual([DNS1123_LABEL_MAX_LENGTH_MESSAGE]);
+    expect(isDns1123Label(repeat("a", 64))).toBe(false);
+    expect(dns1123LabelErrors(repeat("a", 1000))).toStrictEqual([DNS1123_LABEL_MAX_LENGTH_MESSAGE]);
+    expect(isDns1123Label(repeat("a", 1000))).toBe(false);
+  });
   it("64 characters: length message only", () => {
     expect(isDns1123Label(repeat("a", 64))).toBe(false);
     expect(dns1123LabelErrors(repeat("a", 64))).toStrictEqual([DNS1123_LABEL_MAX_LENGTH_MESSAGE]);
@@ -65,6 +75,17 @@ describe("DNS-1123 subdomain", () => {
       expect(isDns1123Subdomain(bad[i])).toBe(false, bad[i]);
       expect(dns1123SubdomainErrors(bad[i])).toStrictEqual([DNS1123_SUBDOMAIN_PATTERN_MESSAGE], bad[i]);
     }
+  });
+  it("length bound 253 from both sides: just below, at, just above, far above", () => {
+    const s253 = repeat("a", 63) + "." + repeat("b", 63) + "." + repeat("c", 63) + "." + repeat("d", 61);
+    const none = new Array<string>();
+    expect(dns1123SubdomainErrors(s253.slice(1))).toStrictEqual(none);
+    expect(isDns1123Subdomain(s253.slice(1))).toBe(true);
+    expect(dns1123SubdomainErrors(s253)).toStrictEqual(none);
+    expect(dns1123SubdomainErrors(s253 + "e")).toStrictEqual([DNS1123_SUBDOMAIN_MAX_LENGTH_MESSAGE]);
+    const far = repeat("a", 63) + "." + repeat("b", 63) + "." + repeat("c", 63) + "." + repeat("d", 63) + "." + repeat("e", 500);
+    expect(dns1123SubdomainErrors(far)).toStrictEqual([DNS1123_SUBDOMAIN_MAX_LENGTH_MESSAGE]);
+    expect(isDns1123Subdomain(far)).toBe(false);
   });
   it("253 characters accepted, 254 rejected with the length message", () => {
     const s253 = repeat("a", 63) + "." + repeat("b", 63) + "." + repeat("c", 63) + "." + repeat("d", 61);

@@ -265,6 +265,17 @@ describe("FieldErrorList cap", () => {
     for (let i = 0; i < MAX_REPORTED_ERRORS; i++) list.add(required(newPath("a").index(i), "x"));
     expect(list.aggregateText().endsWith("a[99]: Required value: x]")).toBe(true);
   });
+  it("bound MAX_REPORTED_ERRORS from both sides: just below, at, just above, far above", () => {
+    const rendered = (n: i32): string => {
+      const list = new FieldErrorList();
+      for (let i = 0; i < n; i++) list.add(required(index("a", i), "x"));
+      return list.aggregateText();
+    };
+    expect(rendered(MAX_REPORTED_ERRORS - 1).endsWith("a[98]: Required value: x]")).toBe(true);
+    expect(rendered(MAX_REPORTED_ERRORS).endsWith("a[99]: Required value: x]")).toBe(true);
+    expect(rendered(MAX_REPORTED_ERRORS + 1).endsWith("a[99]: Required value: x, and 1 more]")).toBe(true);
+    expect(rendered(MAX_REPORTED_ERRORS * 5).endsWith("a[99]: Required value: x, and 400 more]")).toBe(true);
+  });
   it("counts every violation after the last shown one, without rendering them", () => {
     const list = new FieldErrorList();
     for (let i = 0; i < 101; i++) list.add(required(newPath("a").index(i), "x"));
@@ -282,6 +293,17 @@ describe("FieldErrorList collection limit", () => {
     expect(list.length).toBe(MAX_COLLECTED_ERRORS + 5);
     expect(list.full).toBe(true);
     expect(list.aggregateText().endsWith("a[99]: Required value: x, and " + (MAX_COLLECTED_ERRORS + 5 - 100).toString() + " more]")).toBe(true);
+  });
+  it("bound MAX_COLLECTED_ERRORS from both sides: just below, at, just above, far above", () => {
+    for (let k = 0; k < 4; k++) {
+      const n = k == 0 ? MAX_COLLECTED_ERRORS - 1 : k == 1 ? MAX_COLLECTED_ERRORS : k == 2 ? MAX_COLLECTED_ERRORS + 1 : MAX_COLLECTED_ERRORS * 3;
+      const list = new FieldErrorList();
+      for (let i = 0; i < n; i++) list.add(required(index("a", i), "x"));
+      expect(list.items.length).toBe(min(n, MAX_COLLECTED_ERRORS));
+      expect(list.omitted).toBe(max(0, n - MAX_COLLECTED_ERRORS));
+      expect(list.length).toBe(n);
+      expect(list.full).toBe(n >= MAX_COLLECTED_ERRORS);
+    }
   });
   it("an UPDATE with more uncollected violations than before counts the difference as introduced", () => {
     const oldList = new FieldErrorList();

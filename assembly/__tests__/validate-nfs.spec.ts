@@ -124,3 +124,18 @@ describe("Go net.ParseIP", () => {
     expect(parseGoIp("bogus").isUnspecified()).toBe(false);
   });
 });
+
+describe("NFS server (docs/shared-rules.md#nfs-server): bounds, each from both sides (just below, at, just above, far above)", () => {
+  it("a hostname label of at most 63 characters", () => {
+    accepted("a".repeat(62) + ".com");
+    accepted("a".repeat(63) + ".com");
+    invalid("a".repeat(64) + ".com", NFS_SERVER_INVALID_DETAIL);
+    invalid("a".repeat(1000) + ".com", NFS_SERVER_INVALID_DETAIL);
+  });
+  it("an IPv4 octet of at most 255", () => {
+    accepted("10.0.0.254");
+    accepted("10.0.0.255");
+    invalid("10.0.0.256", NFS_SERVER_INVALID_DETAIL);
+    invalid("10.0.0.9999", NFS_SERVER_INVALID_DETAIL);
+  });
+});

@@ -61,7 +61,13 @@ function capabilitiesFrom(flags: RunFlags, module: PolicyModule): HostCapabiliti
   };
 }
 
-async function runPolicy(moduleUri: string, flags: RunFlags): Promise<void> {
+/** Where `run` writes; tests pass their own sinks to run the command in-process. */
+export interface RunOutput {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+async function runPolicy(moduleUri: string, flags: RunFlags, out: RunOutput): Promise<void> {
   const module = PolicyModule.fromFile(modulePathFromUri(moduleUri));
   const request = loadAdmissionRequest(flags.requestPath);
   const opts: EvaluationOptions = {
@@ -69,7 +75,7 @@ async function runPolicy(moduleUri: string, flags: RunFlags): Promise<void> {
     capabilities: capabilitiesFrom(flags, module),
     mode: flags.mode,
     allowedToMutate: true, // kwctl: protect mode, mutation allowed
-    log: (line) => process.stderr.write(`policy log: ${line}\n`),
+    log: (line) => out.stderr.write(`policy log: ${line}\n`),
   };
   let result: EvaluationResult;
   if (flags.timeoutSeconds !== undefined && flags.timeoutSeconds > 0) {
@@ -77,15 +83,15 @@ async function runPolicy(moduleUri: string, flags: RunFlags): Promise<void> {
   } else {
     result = evaluate(module, request, { ...opts, timeBudgetMs: flags.timeoutSeconds === 0 ? null : undefined });
   }
-  for (const w of result.hostWarnings) process.stderr.write(`warning: ${w}\n`);
+  for (const w of result.hostWarnings) out.stderr.write(`warning: ${w}\n`);
   if (!result.response) throw new Error(`Provided settings are not valid: ${result.settings.message ?? ""}`);
-  process.stdout.write(JSON.stringify(result.response) + "\n");
+  out.stdout.write(JSON.stringify(result.response) + "\n");
   if (flags.showPatch && result.patchOperations) {
-    process.stderr.write(`patch operations:\n${result.patchOperations.map((op) => `  ${JSON.stringify(op)}`).join("\n")}\n`);
+    out.stderr.write(`patch operations:\n${result.patchOperations.map((op) => `  ${JSON.stringify(op)}`).join("\n")}\n`);
   }
 }
 
-export function registerRun(program: Command): void {
+export function registerRun(program: Command, out: RunOutput = process): void {
   program
     .command("run")
     .description("Evaluate a request against a policy module, like `kwctl run` (AdmissionResponse JSON on stdout)")
@@ -101,6 +107,6 @@ export function registerRun(program: Command): void {
     .option("--show-patch", "also print the decoded JSON patch operations on stderr (stdout stays kwctl-identical)")
     .option("--timeout-seconds <seconds>", "hard per-call deadline, enforced in a worker thread (0 = none; default: 2 s measured, not enforced)", parseTimeout)
     .action(async (moduleUri: string, flags: RunFlags) => {
-      await runPolicy(moduleUri, { ...flags, allowedHostCapabilities: flags.allowedHostCapabilities ?? ["*"] });
+      await runPolicy(moduleUri, { ...flags, allowedHostCapabilities: flags.allowedHostCapabilities ?? ["*"] }, out);
     });
 }

@@ -34,7 +34,8 @@ export interface GuestCallResult {
 
 export class GuestLoadError extends Error {}
 
-const WAPC_IMPORTS = new Set([
+/** The nine waPC host functions policy-server links; any other `wapc` import fails to load. */
+export const WAPC_HOST_FUNCTIONS: ReadonlySet<string> = new Set([
   "__guest_request", "__guest_response", "__guest_error", "__host_call", "__host_response_len",
   "__host_response", "__host_error_len", "__host_error", "__console_log",
 ]);
@@ -51,7 +52,7 @@ export class PolicyModule {
       throw new GuestLoadError(`${source}: not a valid WebAssembly module: ${(e as Error).message}`);
     }
     for (const imp of WebAssembly.Module.imports(this.module)) {
-      if (imp.module !== "wapc" || imp.kind !== "function" || !WAPC_IMPORTS.has(imp.name)) {
+      if (imp.module !== "wapc" || imp.kind !== "function" || !WAPC_HOST_FUNCTIONS.has(imp.name)) {
         throw new GuestLoadError(`${source}: unknown import: ${imp.module}::${imp.name} has not been defined (only the wapc host functions are provided)`);
       }
     }

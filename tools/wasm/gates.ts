@@ -4,7 +4,7 @@
 // reflection API hides. The start-section gate is the only defence against the epoch trap under
 // policy-server (a JS host cannot reproduce it), so it is never skipped.
 import * as fs from "node:fs";
-import { PolicyModule } from "../host/guest";
+import { PolicyModule, WAPC_HOST_FUNCTIONS } from "../host/guest";
 import { metadataProblems } from "./metadata";
 import { formatFuncType, METADATA_SECTION, readStructure, sameFuncType, WasmStructure } from "./wasm";
 
@@ -26,6 +26,9 @@ function importProblems(s: WasmStructure): string[] {
     } else if (imp.module !== "wapc") {
       const what = imp.module.startsWith("wasi") ? "WASI" : `module "${imp.module}"`;
       problems.push(`imports ${imp.module}.${imp.name} from ${what} (only wapc.* imports are allowed)`);
+    } else if (imp.kind !== "function" || !WAPC_HOST_FUNCTIONS.has(imp.name)) {
+      // policy-server links only the nine waPC functions: anything else fails at load there
+      problems.push(`imports ${imp.kind} wapc.${imp.name}, which is not one of the waPC host functions`);
     }
   }
   return problems;

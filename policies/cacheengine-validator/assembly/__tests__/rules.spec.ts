@@ -101,9 +101,22 @@ describe("rule 1: chunkSize", () => {
   it("is CacheBlend only", () => {
     expect(lm('{"server":{"chunkSize":128}}')).toBe("");
   });
+  it("bound 256 from both sides: just below, at, just above, far above", () => {
+    expect(cbChunkSize("255")).toBe("spec.server.chunkSize: Invalid value: 255: " + CHUNK_SIZE_DETAIL);
+    expect(cbChunkSize("256")).toBe("");
+    expect(cbChunkSize("257")).toBe("spec.server.chunkSize: Invalid value: 257: " + CHUNK_SIZE_DETAIL);
+    expect(cbChunkSize("512")).toBe("spec.server.chunkSize: Invalid value: 512: " + CHUNK_SIZE_DETAIL);
+    expect(cbChunkSize("2147483647")).toBe("spec.server.chunkSize: Invalid value: 2147483647: " + CHUNK_SIZE_DETAIL);
+  });
 });
 
 describe("rule 2: checkLayer", () => {
+  it("bound 0 from both sides: just below, at, just above, far above", () => {
+    expect(cbBlend('{"checkLayer":-1}')).toBe("spec.blend.checkLayer: Invalid value: -1: must be >= 0");
+    expect(cbBlend('{"checkLayer":0}')).toBe("");
+    expect(cbBlend('{"checkLayer":1}')).toBe("");
+    expect(cbBlend('{"checkLayer":2147483647}')).toBe("");
+  });
   it("accepts 0 and positive values, rejects negative ones", () => {
     expect(cbBlend('{"checkLayer":0}')).toBe("");
     expect(cbBlend('{"checkLayer":31}')).toBe("");
@@ -112,11 +125,21 @@ describe("rule 2: checkLayer", () => {
   });
   it("reports wrong types", () => {
     expect(cbBlend('{"checkLayer":true}')).toBe("spec.blend.checkLayer: Invalid value: true: must be an integer");
+    expect(cbBlend('{"checkLayer":"0"}')).toBe('spec.blend.checkLayer: Invalid value: "0": must be an integer');
     expect(cbBlend('{"checkLayer":-2147483649}')).toBe("spec.blend.checkLayer: Invalid value: -2147483649: must be a 32-bit integer");
   });
 });
 
 describe("rule 3: recompRatio", () => {
+  it("lower bound 0 (open) and upper bound 1 (closed), each from both sides", () => {
+    expect(cbBlend('{"recompRatio":-5e-324}')).toBe("spec.blend.recompRatio: Invalid value: -5e-324: must be in (0.0, 1.0]");
+    expect(cbBlend('{"recompRatio":0}')).toBe("spec.blend.recompRatio: Invalid value: 0: must be in (0.0, 1.0]");
+    expect(cbBlend('{"recompRatio":5e-324}')).toBe("");
+    expect(cbBlend('{"recompRatio":0.9999999999999999}')).toBe("");
+    expect(cbBlend('{"recompRatio":1}')).toBe("");
+    expect(cbBlend('{"recompRatio":1.0000000000000002}')).toBe("spec.blend.recompRatio: Invalid value: 1.0000000000000002: must be in (0.0, 1.0]");
+    expect(cbBlend('{"recompRatio":100}')).toBe("spec.blend.recompRatio: Invalid value: 100: must be in (0.0, 1.0]");
+  });
   it("accepts (0, 1] including the closed end in any spelling", () => {
     expect(cbBlend('{"recompRatio":0.15}')).toBe("");
     expect(cbBlend('{"recompRatio":1}')).toBe("");
@@ -221,6 +244,17 @@ describe("rule 9: pullPolicy", () => {
 });
 
 describe("rules 10 and 11: imagePullSecrets", () => {
+  it("rule 11 length bound 253 from both sides: just below, at, just above, far above", () => {
+    const secret = (name: string): string => lm('{"injection":{"imagePullSecrets":[{"name":"' + name + '"}]}}');
+    const at = "a".repeat(63) + "." + "b".repeat(63) + "." + "c".repeat(63) + "." + "d".repeat(61);
+    expect(at.length).toBe(253);
+    expect(secret(at.slice(1))).toBe("");
+    expect(secret(at)).toBe("");
+    const above = at + "e";
+    expect(secret(above)).toBe('spec.injection.imagePullSecrets[0].name: Invalid value: "' + above + '": must be no more than 253 characters');
+    const far = "a".repeat(1000);
+    expect(secret(far)).toBe('spec.injection.imagePullSecrets[0].name: Invalid value: "' + far + '": must be no more than 253 characters');
+  });
   it("accepts valid names, also without payloadImage", () => {
     expect(lm('{"injection":{"imagePullSecrets":[{"name":"payload-pull"},{"name":"a.b-c"}]}}')).toBe("");
     expect(lm('{"injection":{"imagePullSecrets":[]}}')).toBe("");
@@ -252,6 +286,13 @@ describe("rules 10 and 11: imagePullSecrets", () => {
 });
 
 describe("rule 12: targetContainer", () => {
+  it("length bound 63 from both sides: just below, at, just above, far above", () => {
+    const target = (name: string): string => lm('{"injection":{"targetContainer":"' + name + '"}}');
+    expect(target("a".repeat(62))).toBe("");
+    expect(target("a".repeat(63))).toBe("");
+    expect(target("a".repeat(64))).toBe('spec.injection.targetContainer: Invalid value: "' + "a".repeat(64) + '": must be no more than 63 characters');
+    expect(target("a".repeat(1000))).toBe('spec.injection.targetContainer: Invalid value: "' + "a".repeat(1000) + '": must be no more than 63 characters');
+  });
   it("accepts a label and the empty string", () => {
     expect(lm('{"injection":{"targetContainer":"vllm"}}')).toBe("");
     expect(lm('{"injection":{"targetContainer":""}}')).toBe("");
