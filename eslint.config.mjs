@@ -7,7 +7,8 @@ import tseslint from "typescript-eslint";
 // AssemblyScript puts decorators on top-level functions, constants and declarations (`@inline`,
 // `@lazy`, `@external(...)`, `@global`), which TypeScript's parser refuses. The processor blanks
 // them out (same length, so every reported line and column stays right) before linting.
-const DECORATOR = /^(\s*)(@(?:inline|lazy|global|unmanaged|final|external|operator(?:\.\w+)?|builtin)(?:\([^)]*\))?)(\s)/gm;
+const DECORATOR =
+  /^(\s*)(@(?:inline|lazy|global|unmanaged|final|external|operator(?:\.\w+)?|builtin)(?:\([^)]*\))?)(\s)/gm;
 const assemblyscript = {
   meta: { name: "assemblyscript" },
   preprocess(text) {
@@ -22,14 +23,28 @@ const assemblyscript = {
 const ASSEMBLYSCRIPT = ["assembly/**/*.ts", "policies/*/assembly/**/*.ts", "tests/guests/**/*.ts"];
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "build/**", "bench-results/**", "reports/**", "fuzz-failures/**", "**/*.wasm", "assembly/__tests__/as-pect.d.ts", "tests/fixtures/**"] },
+  {
+    ignores: [
+      "node_modules/**",
+      "build/**",
+      "bench-results/**",
+      "reports/**",
+      "fuzz-failures/**",
+      "**/*.wasm",
+      "assembly/__tests__/as-pect.d.ts",
+      "tests/fixtures/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     rules: {
       // a closure that reads a variable assigned right after it (a wasm instance's memory) is fine
       "prefer-const": ["error", { ignoreReadBeforeAssign: true }],
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
     },
   },
   {

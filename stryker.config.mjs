@@ -5,9 +5,16 @@
 // cached (tests/helpers/host-guests.ts, the built policies/*/annotated-policy.wasm), so no mutant
 // rebuilds wasm; run `cachewarden build` first so the policy tests do not skip.
 const hostTests = [
-  "tests/host.test.ts", "tests/run-command.test.ts", "tests/cli-run.test.ts", "tests/host-examples.test.ts",
-  "tests/policies.test.ts", "tests/warm-instance.test.ts", "tests/injector-grants.test.ts",
-  "tests/engine-agreement.test.ts", "tests/build-annotate.test.ts", "tests/build-gates.test.ts",
+  "tests/host.test.ts",
+  "tests/run-command.test.ts",
+  "tests/cli-run.test.ts",
+  "tests/host-examples.test.ts",
+  "tests/policies.test.ts",
+  "tests/warm-instance.test.ts",
+  "tests/injector-grants.test.ts",
+  "tests/engine-agreement.test.ts",
+  "tests/build-annotate.test.ts",
+  "tests/build-gates.test.ts",
 ];
 const all = process.env.MUTATE_SCOPE === "tools";
 
@@ -18,7 +25,14 @@ export default {
   tap: {
     // build.test.ts and the JSON DOM suites compile with asc on every run: too slow per mutant
     testFiles: all
-      ? [...hostTests, "tests/build-segments.test.ts", "tests/texts.test.ts", "tests/fuzz.test.ts", "tests/bench.test.ts", "tests/readme-manifests.test.ts"]
+      ? [
+          ...hostTests,
+          "tests/build-segments.test.ts",
+          "tests/texts.test.ts",
+          "tests/fuzz.test.ts",
+          "tests/bench.test.ts",
+          "tests/readme-manifests.test.ts",
+        ]
       : hostTests,
     nodeArgs: ["--import", "tsx", "--test-reporter=tap", "-r", "{{hookFile}}", "{{testFile}}"],
     forceBail: true,

@@ -12,20 +12,34 @@ import type { BenchReport } from "../tools/bench/run";
 import { buildBaseline } from "../tools/bench/baseline";
 
 let tmp: string;
-before(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cachewarden-bench-test-")); });
+before(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cachewarden-bench-test-"));
+});
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function isStats(s: unknown): boolean {
   const o = s as Record<string, unknown>;
-  return o !== null && typeof o === "object"
-    && ["samples", "medianUs", "p99Us", "meanUs", "minUs", "maxUs"].every((k) => typeof o[k] === "number" && !Number.isNaN(o[k]));
+  return (
+    o !== null &&
+    typeof o === "object" &&
+    ["samples", "medianUs", "p99Us", "meanUs", "minUs", "maxUs"].every(
+      (k) => typeof o[k] === "number" && !Number.isNaN(o[k]),
+    )
+  );
 }
 
 test("bench --quick: minimal guest, JSON DOM and one policy; bench.json and bench.md", () => {
   const built = discoverPolicies().targets.map((t) => t.name);
   const policy = built.includes("lmcache-injector") ? "lmcache-injector" : built[0];
   const out = path.join(tmp, "results");
-  const args = [path.join(ROOT, "bin", "cachewarden.js"), "bench", "--quick", "--out", out, ...(policy ? [policy] : [])];
+  const args = [
+    path.join(ROOT, "bin", "cachewarden.js"),
+    "bench",
+    "--quick",
+    "--out",
+    out,
+    ...(policy ? [policy] : []),
+  ];
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   assert.equal(r.status, 0, r.stdout + r.stderr);
 
@@ -53,16 +67,24 @@ test("bench --quick: minimal guest, JSON DOM and one policy; bench.json and benc
     assert.equal(typeof t.limit, "number");
     assert.ok(t.measured === null || typeof t.measured === "number");
   }
-  assert.equal(report.pass, report.targets.every((t) => t.pass));
+  assert.equal(
+    report.pass,
+    report.targets.every((t) => t.pass),
+  );
 
   if (policy) {
     assert.equal(report.policies.length, 1);
     const p = report.policies[0];
     assert.equal(p.name, policy);
     assert.ok(p.error === undefined, p.error);
-    assert.ok(p.startup && isStats(p.startup.policy) && isStats(p.startup.minimal) && typeof p.startup.ratio === "number");
+    assert.ok(
+      p.startup && isStats(p.startup.policy) && isStats(p.startup.minimal) && typeof p.startup.ratio === "number",
+    );
     assert.ok(ids.includes(`${policy}-startup`));
-    assert.ok(ids.includes(`${policy}-fresh`) && ids.includes(`${policy}-size`), "fresh-vs-minimal and policy.wasm size targets per policy");
+    assert.ok(
+      ids.includes(`${policy}-fresh`) && ids.includes(`${policy}-size`),
+      "fresh-vs-minimal and policy.wasm size targets per policy",
+    );
     assert.ok((p.module.annotatedWasmBytes ?? p.module.policyWasmBytes ?? 0) > 0);
     assert.equal(p.cases.length, 1, "--quick measures the primary case only");
     const c = p.cases[0];
@@ -73,7 +95,12 @@ test("bench --quick: minimal guest, JSON DOM and one policy; bench.json and benc
     assert.equal(typeof c.warmOverJs, "number");
     assert.equal(typeof c.freshOverJs, "number");
     // the fresh evaluation is judged against the minimal guest's on the same bytes, with pages counted
-    assert.ok(c.freshPair && isStats(c.freshPair.policy) && isStats(c.freshPair.minimal) && typeof c.freshPair.ratio === "number");
+    assert.ok(
+      c.freshPair &&
+        isStats(c.freshPair.policy) &&
+        isStats(c.freshPair.minimal) &&
+        typeof c.freshPair.ratio === "number",
+    );
     assert.ok(c.pages && c.pages.policy > c.pages.minimal && c.pages.minimal >= 1, JSON.stringify(c.pages));
     assert.ok((c.peakMemoryBytes ?? 0) >= 65536);
     assert.equal(c.baseline?.matchesPolicy, true, "the JS baseline produces the policy's answer");

@@ -13,7 +13,11 @@ const METADATA = {
   mutating: false,
 };
 
-async function problemsOf(name: string, o: GuestOptions, metadata: "absent" | "required" = "absent"): Promise<string[]> {
+async function problemsOf(
+  name: string,
+  o: GuestOptions,
+  metadata: "absent" | "required" = "absent",
+): Promise<string[]> {
   return gateProblems(await guestWasm(name, o), name, { metadata });
 }
 
@@ -44,9 +48,15 @@ describe("wasm reader", () => {
 
   test("signatures of imports and exports", async () => {
     const s = readStructure(await guestWasm("good", {}));
-    assert.deepEqual(s.exports.find((e) => e.name === "__guest_call")?.type, { params: ["i32", "i32"], results: ["i32"] });
+    assert.deepEqual(s.exports.find((e) => e.name === "__guest_call")?.type, {
+      params: ["i32", "i32"],
+      results: ["i32"],
+    });
     assert.deepEqual(s.exports.find((e) => e.name === "_start")?.type, { params: [], results: [] });
-    assert.deepEqual(s.imports.map((i) => `${i.module}.${i.name}`), ["wapc.__guest_request", "wapc.__guest_response", "wapc.__guest_error"]);
+    assert.deepEqual(
+      s.imports.map((i) => `${i.module}.${i.name}`),
+      ["wapc.__guest_request", "wapc.__guest_response", "wapc.__guest_error"],
+    );
     assert.equal(s.hasStartSection, false);
   });
 });
@@ -64,7 +74,9 @@ describe("gates", () => {
   });
 
   test("WASI import", async () => {
-    const p = await problemsOf("wasi", { extraImports: '(import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32)))' });
+    const p = await problemsOf("wasi", {
+      extraImports: '(import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32)))',
+    });
     assert.deepEqual(p, ["imports wasi_snapshot_preview1.fd_write from WASI (only wapc.* imports are allowed)"]);
   });
 
@@ -84,24 +96,34 @@ describe("gates", () => {
   });
 
   test("missing memory export", async () => {
-    assert.deepEqual(await problemsOf("nomem", { exportMemory: false }), ['missing export memory (a memory named exactly "memory")']);
+    assert.deepEqual(await problemsOf("nomem", { exportMemory: false }), [
+      'missing export memory (a memory named exactly "memory")',
+    ]);
   });
 
   test("missing _start", async () => {
-    assert.deepEqual(await problemsOf("nostart", { exportStart: false }), ["missing export _start (function () -> (); build with --exportStart _start)"]);
+    assert.deepEqual(await problemsOf("nostart", { exportStart: false }), [
+      "missing export _start (function () -> (); build with --exportStart _start)",
+    ]);
   });
 
   test("missing __guest_call", async () => {
-    assert.deepEqual(await problemsOf("nocall", { exportGuestCall: false }), ["missing export __guest_call (function (i32, i32) -> i32)"]);
+    assert.deepEqual(await problemsOf("nocall", { exportGuestCall: false }), [
+      "missing export __guest_call (function (i32, i32) -> i32)",
+    ]);
   });
 
   test("wrong __guest_call signature", async () => {
-    assert.deepEqual(await problemsOf("sig", { wrongGuestCallSignature: true }), ["export __guest_call has signature (i32, i64) -> i32, expected (i32, i32) -> i32"]);
+    assert.deepEqual(await problemsOf("sig", { wrongGuestCallSignature: true }), [
+      "export __guest_call has signature (i32, i64) -> i32, expected (i32, i32) -> i32",
+    ]);
   });
 
   test("a start section", async () => {
     const p = await problemsOf("start", { startSection: true });
-    assert.deepEqual(p, ["has a wasm start section (it traps under policy-server's epoch interruption; build with --exportStart _start)"]);
+    assert.deepEqual(p, [
+      "has a wasm start section (it traps under policy-server's epoch interruption; build with --exportStart _start)",
+    ]);
   });
 
   test("a _start that writes linear memory (an allocating global initialiser)", async () => {
@@ -111,11 +133,15 @@ describe("gates", () => {
   });
 
   test('protocol_version returning "v2"', async () => {
-    assert.deepEqual(await problemsOf("v2", { protocolVersion: '"v2"' }), ['protocol_version returned `"v2"` (4 bytes), expected exactly `"v1"` (4 bytes)']);
+    assert.deepEqual(await problemsOf("v2", { protocolVersion: '"v2"' }), [
+      'protocol_version returned `"v2"` (4 bytes), expected exactly `"v1"` (4 bytes)',
+    ]);
   });
 
   test("protocol_version without the JSON quotes", async () => {
-    assert.deepEqual(await problemsOf("bare", { protocolVersion: "v1" }), ['protocol_version returned `v1` (2 bytes), expected exactly `"v1"` (4 bytes)']);
+    assert.deepEqual(await problemsOf("bare", { protocolVersion: "v1" }), [
+      'protocol_version returned `v1` (2 bytes), expected exactly `"v1"` (4 bytes)',
+    ]);
   });
 
   test("validate_settings {} returning invalid JSON", async () => {
@@ -125,49 +151,86 @@ describe("gates", () => {
   });
 
   test("validate_settings {} returning JSON without a boolean valid", async () => {
-    assert.deepEqual(await problemsOf("settings2", { settingsResponse: "[]" }), ['validate_settings {} returned `[]` (2 bytes), expected an object with a boolean "valid"']);
+    assert.deepEqual(await problemsOf("settings2", { settingsResponse: "[]" }), [
+      'validate_settings {} returned `[]` (2 bytes), expected an object with a boolean "valid"',
+    ]);
   });
 
   test("annotated module with zero metadata sections", async () => {
-    assert.deepEqual(await problemsOf("zero", {}, "required"), [`carries 0 ${METADATA_SECTION} sections, expected exactly 1`]);
+    assert.deepEqual(await problemsOf("zero", {}, "required"), [
+      `carries 0 ${METADATA_SECTION} sections, expected exactly 1`,
+    ]);
   });
 
   test("annotated module with two metadata sections", async () => {
     const once = annotate(await guestWasm("two", {}));
-    const twice = Buffer.concat([once, encodeCustomSection(METADATA_SECTION, Buffer.from('{"protocolVersion":"v1","rules":[],"mutating":false}'))]);
-    assert.deepEqual(gateProblems(twice, "two", { metadata: "required" }), [`carries 2 ${METADATA_SECTION} sections, expected exactly 1`]);
+    const twice = Buffer.concat([
+      once,
+      encodeCustomSection(METADATA_SECTION, Buffer.from('{"protocolVersion":"v1","rules":[],"mutating":false}')),
+    ]);
+    assert.deepEqual(gateProblems(twice, "two", { metadata: "required" }), [
+      `carries 2 ${METADATA_SECTION} sections, expected exactly 1`,
+    ]);
   });
 
   test("unannotated module that already carries a metadata section", async () => {
     const once = annotate(await guestWasm("pre", {}));
-    assert.deepEqual(gateProblems(once, "pre", { metadata: "absent" }), [`carries 1 ${METADATA_SECTION} section(s); an unannotated module must carry none`]);
+    assert.deepEqual(gateProblems(once, "pre", { metadata: "absent" }), [
+      `carries 1 ${METADATA_SECTION} section(s); an unannotated module must carry none`,
+    ]);
   });
 
   test("metadata payload failing the metadata rules, lacking protocolVersion, or with another executionMode", async () => {
     const good = await guestWasm("meta", {});
-    const withPayload = (json: string): Buffer => Buffer.concat([good, encodeCustomSection(METADATA_SECTION, Buffer.from(json))]);
+    const withPayload = (json: string): Buffer =>
+      Buffer.concat([good, encodeCustomSection(METADATA_SECTION, Buffer.from(json))]);
     const rule = '{"apiGroups":["","*"],"apiVersions":["v1"],"resources":["pods"],"operations":["CREATE"]}';
-    assert.deepEqual(gateProblems(withPayload(`{"protocolVersion":"v1","rules":[${rule}],"mutating":false,"executionMode":"kubewarden-wapc"}`), "m", { metadata: "required" }),
-      [`${METADATA_SECTION}: rules[0].apiGroups: '*' must be alone (found "", "*")`]);
-    assert.deepEqual(gateProblems(withPayload('{"rules":[],"mutating":false,"executionMode":"kubewarden-wapc"}'), "m", { metadata: "required" }),
-      [`${METADATA_SECTION}: protocolVersion: required key is missing`]);
-    assert.deepEqual(gateProblems(withPayload('{"protocolVersion":"v1","rules":[],"mutating":false,"executionMode":"wasi"}'), "m", { metadata: "required" }),
-      [`${METADATA_SECTION}: executionMode is "wasi", expected "kubewarden-wapc"`]);
-    assert.deepEqual(gateProblems(withPayload('{"protocolVersion":"v1","rules":[],"mutating":false}'), "m", { metadata: "required" }),
-      [`${METADATA_SECTION}: executionMode missing, expected "kubewarden-wapc"`]);
+    assert.deepEqual(
+      gateProblems(
+        withPayload(`{"protocolVersion":"v1","rules":[${rule}],"mutating":false,"executionMode":"kubewarden-wapc"}`),
+        "m",
+        { metadata: "required" },
+      ),
+      [`${METADATA_SECTION}: rules[0].apiGroups: '*' must be alone (found "", "*")`],
+    );
+    assert.deepEqual(
+      gateProblems(withPayload('{"rules":[],"mutating":false,"executionMode":"kubewarden-wapc"}'), "m", {
+        metadata: "required",
+      }),
+      [`${METADATA_SECTION}: protocolVersion: required key is missing`],
+    );
+    assert.deepEqual(
+      gateProblems(withPayload('{"protocolVersion":"v1","rules":[],"mutating":false,"executionMode":"wasi"}'), "m", {
+        metadata: "required",
+      }),
+      [`${METADATA_SECTION}: executionMode is "wasi", expected "kubewarden-wapc"`],
+    );
+    assert.deepEqual(
+      gateProblems(withPayload('{"protocolVersion":"v1","rules":[],"mutating":false}'), "m", { metadata: "required" }),
+      [`${METADATA_SECTION}: executionMode missing, expected "kubewarden-wapc"`],
+    );
     assert.match(gateProblems(withPayload("{not json"), "m", { metadata: "required" })[0], /payload is not valid JSON/);
   });
 
   test("several problems are all reported, and assertGates names the module", async () => {
     const bad = await guestWasm("multi", { exportStart: false, startSection: true });
-    assert.throws(() => assertGates(bad, "policies/x/policy.wasm", { metadata: "absent" }), (e: unknown) => {
-      assert.ok(e instanceof GateError);
-      assert.equal(e.message, "policies/x/policy.wasm: missing export _start (function () -> (); build with --exportStart _start); has a wasm start section (it traps under policy-server's epoch interruption; build with --exportStart _start)");
-      return true;
-    });
+    assert.throws(
+      () => assertGates(bad, "policies/x/policy.wasm", { metadata: "absent" }),
+      (e: unknown) => {
+        assert.ok(e instanceof GateError);
+        assert.equal(
+          e.message,
+          "policies/x/policy.wasm: missing export _start (function () -> (); build with --exportStart _start); has a wasm start section (it traps under policy-server's epoch interruption; build with --exportStart _start)",
+        );
+        return true;
+      },
+    );
   });
 
   test("bytes that are not a module", () => {
-    assert.deepEqual(gateProblems(Buffer.from("hello"), "x", { metadata: "absent" }).map((p) => p.split(":")[0]), ["not a valid WebAssembly module"]);
+    assert.deepEqual(
+      gateProblems(Buffer.from("hello"), "x", { metadata: "absent" }).map((p) => p.split(":")[0]),
+      ["not a valid WebAssembly module"],
+    );
   });
 });

@@ -5,7 +5,13 @@ import * as assert from "node:assert/strict";
 import { mergeDataSegments } from "../tools/wasm/segments";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const wabtInit = require("wabt") as () => Promise<{ parseWat(name: string, text: string, features?: Record<string, boolean>): { toBinary(o: object): { buffer: Uint8Array } } }>;
+const wabtInit = require("wabt") as () => Promise<{
+  parseWat(
+    name: string,
+    text: string,
+    features?: Record<string, boolean>,
+  ): { toBinary(o: object): { buffer: Uint8Array } };
+}>;
 
 async function wat(text: string): Promise<Uint8Array> {
   const wabt = await wabtInit();
@@ -19,7 +25,8 @@ function initialMemory(bytes: Uint8Array): Buffer {
 
 function dataSegments(n: number, gap: number): string {
   let out = "";
-  for (let i = 0; i < n; i++) out += `(data (i32.const ${1024 + i * (12 + gap)}) "seg-${String(i).padStart(4, "0")}\\01\\ff")\n`;
+  for (let i = 0; i < n; i++)
+    out += `(data (i32.const ${1024 + i * (12 + gap)}) "seg-${String(i).padStart(4, "0")}\\01\\ff")\n`;
   return out;
 }
 

@@ -20,19 +20,29 @@ let root: string;
 const demoFile = (f: string): string => path.join(root, "policies", DEMO, f);
 const brokenFile = (f: string): string => path.join(root, "policies", BROKEN, f);
 
-function build(opts: { policies?: string[]; force?: boolean } = {}): Promise<{ results: BuildResult[]; lines: string[] }> {
+function build(
+  opts: { policies?: string[]; force?: boolean } = {},
+): Promise<{ results: BuildResult[]; lines: string[] }> {
   const lines: string[] = [];
   return buildPolicies({ ...opts, rootDir: root, log: (l) => lines.push(l) }).then((results) => ({ results, lines }));
 }
 
 function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(REPO, "bin", "cachewarden.js"), ...args], { cwd: REPO, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [path.join(REPO, "bin", "cachewarden.js"), ...args], {
+    cwd: REPO,
+    encoding: "utf8",
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 function usageOf(wasmFile: string): string | undefined {
-  const [section] = WebAssembly.Module.customSections(new WebAssembly.Module(fs.readFileSync(wasmFile)), METADATA_SECTION);
-  return (JSON.parse(Buffer.from(section).toString("utf8")) as { annotations?: Record<string, string> }).annotations?.["io.kubewarden.policy.usage"];
+  const [section] = WebAssembly.Module.customSections(
+    new WebAssembly.Module(fs.readFileSync(wasmFile)),
+    METADATA_SECTION,
+  );
+  return (JSON.parse(Buffer.from(section).toString("utf8")) as { annotations?: Record<string, string> }).annotations?.[
+    "io.kubewarden.policy.usage"
+  ];
 }
 
 before(() => {
@@ -45,35 +55,70 @@ after(() => fs.rmSync(root, { recursive: true, force: true }));
 describe("buildPolicies", () => {
   test("builds every policy; the failing one names the policy and the reason and leaves no outputs", async () => {
     // Stale outputs from an earlier build must not survive a failed one.
-    for (const f of ["policy.wasm", "annotated-policy.wasm", ".build-stamp.json"]) fs.writeFileSync(brokenFile(f), "stale");
+    for (const f of ["policy.wasm", "annotated-policy.wasm", ".build-stamp.json"])
+      fs.writeFileSync(brokenFile(f), "stale");
     const { results, lines } = await build();
-    assert.deepEqual(results.map((r) => r.name), [DEMO, BROKEN]);
+    assert.deepEqual(
+      results.map((r) => r.name),
+      [DEMO, BROKEN],
+    );
     const [demo, broken] = results;
     assert.equal(demo.ok, true, demo.error);
     assert.equal(demo.skipped, undefined);
-    assert.deepEqual(demo.sizes, { policy: fs.statSync(demoFile("policy.wasm")).size, annotated: fs.statSync(demoFile("annotated-policy.wasm")).size });
+    assert.deepEqual(demo.sizes, {
+      policy: fs.statSync(demoFile("policy.wasm")).size,
+      annotated: fs.statSync(demoFile("annotated-policy.wasm")).size,
+    });
     assert.equal(broken.ok, false);
-    assert.equal(broken.error, `${BROKEN}: policy.wasm: imports env.console.log from module "env" (only wapc.* imports are allowed)`);
-    for (const f of ["policy.wasm", "annotated-policy.wasm", ".build-stamp.json"]) assert.equal(fs.existsSync(brokenFile(f)), false, f);
-    assert.ok(lines.some((l) => /^demo-policy: ok \(policy\.wasm \d+ B, annotated-policy\.wasm \d+ B, [\d.]+ s\)$/.test(l)), lines.join("\n"));
-    assert.ok(lines.includes(`${BROKEN}: FAILED policy.wasm: imports env.console.log from module "env" (only wapc.* imports are allowed)`), lines.join("\n"));
+    assert.equal(
+      broken.error,
+      `${BROKEN}: policy.wasm: imports env.console.log from module "env" (only wapc.* imports are allowed)`,
+    );
+    for (const f of ["policy.wasm", "annotated-policy.wasm", ".build-stamp.json"])
+      assert.equal(fs.existsSync(brokenFile(f)), false, f);
+    assert.ok(
+      lines.some((l) => /^demo-policy: ok \(policy\.wasm \d+ B, annotated-policy\.wasm \d+ B, [\d.]+ s\)$/.test(l)),
+      lines.join("\n"),
+    );
+    assert.ok(
+      lines.includes(
+        `${BROKEN}: FAILED policy.wasm: imports env.console.log from module "env" (only wapc.* imports are allowed)`,
+      ),
+      lines.join("\n"),
+    );
     // artifacthub gaps are warnings: logged, never a failure
-    assert.ok(lines.includes(`  ${BROKEN} | warning: policies/${BROKEN}/metadata.yml: annotations.io.artifacthub.displayName is missing (artifacthub displayName)`), lines.join("\n"));
+    assert.ok(
+      lines.includes(
+        `  ${BROKEN} | warning: policies/${BROKEN}/metadata.yml: annotations.io.artifacthub.displayName is missing (artifacthub displayName)`,
+      ),
+      lines.join("\n"),
+    );
     assert.equal(lines.filter((l) => l.includes(`${DEMO} | warning`)).length, 0, lines.join("\n"));
   });
 
   test("the outputs pass the gates; the annotated module carries the README as usage", () => {
     assert.deepEqual(gateProblems(fs.readFileSync(demoFile("policy.wasm")), "policy.wasm", { metadata: "absent" }), []);
-    assert.deepEqual(gateProblems(fs.readFileSync(demoFile("annotated-policy.wasm")), "annotated-policy.wasm", { metadata: "required" }), []);
+    assert.deepEqual(
+      gateProblems(fs.readFileSync(demoFile("annotated-policy.wasm")), "annotated-policy.wasm", {
+        metadata: "required",
+      }),
+      [],
+    );
     assert.equal(usageOf(demoFile("annotated-policy.wasm")), fs.readFileSync(demoFile("README.md"), "utf8"));
     const policy = fs.readFileSync(demoFile("policy.wasm"));
-    assert.ok(fs.readFileSync(demoFile("annotated-policy.wasm")).subarray(0, policy.length).equals(policy), "annotation only appends");
+    assert.ok(
+      fs.readFileSync(demoFile("annotated-policy.wasm")).subarray(0, policy.length).equals(policy),
+      "annotation only appends",
+    );
   });
 
   test("a second run skips the unchanged policy", async () => {
     const before = fs.statSync(demoFile("annotated-policy.wasm")).mtimeMs;
     const { results, lines } = await build({ policies: [DEMO] });
-    assert.deepEqual(results.map((r) => ({ name: r.name, ok: r.ok, skipped: r.skipped })), [{ name: DEMO, ok: true, skipped: true }]);
+    assert.deepEqual(
+      results.map((r) => ({ name: r.name, ok: r.ok, skipped: r.skipped })),
+      [{ name: DEMO, ok: true, skipped: true }],
+    );
     assert.ok(results[0].sizes && results[0].sizes.policy > 0);
     assert.match(lines[0], /^demo-policy: up to date \(policy\.wasm \d+ B, annotated-policy\.wasm \d+ B\)$/);
     assert.equal(fs.statSync(demoFile("annotated-policy.wasm")).mtimeMs, before);
@@ -105,11 +150,16 @@ describe("buildPolicies", () => {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, (old ?? "") + text);
       const h = hash();
-      if (old === null) fs.rmSync(file); else fs.writeFileSync(file, old);
+      if (old === null) fs.rmSync(file);
+      else fs.writeFileSync(file, old);
       return h;
     };
     assert.notEqual(touch(path.join(root, "assembly", "wapc", "index.ts"), "\n// edit\n"), h0, "shared assembly/");
-    assert.notEqual(touch(path.join(root, "assembly", "new-module.ts"), "export const x = 1;\n"), h0, "a new shared file");
+    assert.notEqual(
+      touch(path.join(root, "assembly", "new-module.ts"), "export const x = 1;\n"),
+      h0,
+      "a new shared file",
+    );
     assert.notEqual(touch(demoFile("assembly/index.ts"), "\n"), h0, "the policy's sources");
     assert.notEqual(touch(demoFile("metadata.yml"), "\n"), h0, "metadata.yml");
     assert.notEqual(touch(demoFile("README.md"), "\n"), h0, "README.md");
@@ -129,7 +179,16 @@ describe("build CLI", () => {
 
   test("annotate produces the same bytes as the build; check and inspect agree", () => {
     const out = path.join(root, "cli-annotated.wasm");
-    const a = cli("annotate", demoFile("policy.wasm"), "-m", demoFile("metadata.yml"), "-u", demoFile("README.md"), "-o", out);
+    const a = cli(
+      "annotate",
+      demoFile("policy.wasm"),
+      "-m",
+      demoFile("metadata.yml"),
+      "-u",
+      demoFile("README.md"),
+      "-o",
+      out,
+    );
     assert.equal(a.code, 0, a.stderr);
     assert.ok(fs.readFileSync(out).equals(fs.readFileSync(demoFile("annotated-policy.wasm"))));
     const c = cli("check", out);
@@ -137,7 +196,12 @@ describe("build CLI", () => {
     assert.equal(c.stdout, `${out}: ok\n`);
     const i = cli("inspect", "--json", out);
     assert.equal(i.code, 0, i.stderr);
-    const report = JSON.parse(i.stdout) as { startSection: boolean; exports: { name: string; signature?: string }[]; metadataSections: number; metadata: { protocolVersion: string } };
+    const report = JSON.parse(i.stdout) as {
+      startSection: boolean;
+      exports: { name: string; signature?: string }[];
+      metadataSections: number;
+      metadata: { protocolVersion: string };
+    };
     assert.equal(report.startSection, false);
     assert.equal(report.exports.find((e) => e.name === "__guest_call")?.signature, "(i32, i32) -> i32");
     assert.equal(report.metadataSections, 1);
@@ -147,7 +211,10 @@ describe("build CLI", () => {
   test("check fails with one line per module and a one-line error", () => {
     const r = cli("check", demoFile("policy.wasm"));
     assert.equal(r.code, 1);
-    assert.equal(r.stdout, `${demoFile("policy.wasm")}: FAILED carries 0 ${METADATA_SECTION} sections, expected exactly 1\n`);
+    assert.equal(
+      r.stdout,
+      `${demoFile("policy.wasm")}: FAILED carries 0 ${METADATA_SECTION} sections, expected exactly 1\n`,
+    );
     assert.equal(r.stderr, "cachewarden: 1 of 1 module(s) failed the gates\n");
   });
 
@@ -158,7 +225,8 @@ describe("build CLI", () => {
       const expected = `${DEMO}: policies/${DEMO}/metadata.yml: rules[0].operations: '*' must be alone (found "*", "CREATE")`;
       const { results } = await build({ policies: [DEMO] });
       assert.equal(results[0].error, expected);
-      for (const f of ["policy.wasm", "annotated-policy.wasm", ".build-stamp.json"]) assert.equal(fs.existsSync(demoFile(f)), false, f);
+      for (const f of ["policy.wasm", "annotated-policy.wasm", ".build-stamp.json"])
+        assert.equal(fs.existsSync(demoFile(f)), false, f);
       const r = cli("build", "--root", root, DEMO);
       assert.equal(r.code, 1);
       assert.equal(r.stderr, `cachewarden: build failed: ${expected}\n`);
@@ -172,13 +240,21 @@ describe("build CLI", () => {
     fs.mkdirSync(path.join(dir, "assembly"), { recursive: true });
     fs.copyFileSync(demoFile("metadata.yml"), path.join(dir, "metadata.yml"));
     fs.copyFileSync(demoFile("README.md"), path.join(dir, "README.md"));
-    fs.writeFileSync(path.join(dir, "assembly", "index.ts"),
-      'import { respondString } from "../../../assembly/wapc/index";\nexport function __guest_call(a: i32, b: i32): i32 {\n  return undefinedName;\n}\n');
+    fs.writeFileSync(
+      path.join(dir, "assembly", "index.ts"),
+      'import { respondString } from "../../../assembly/wapc/index";\nexport function __guest_call(a: i32, b: i32): i32 {\n  return undefinedName;\n}\n',
+    );
     try {
       const { results, lines } = await build({ policies: ["policies/compile-error/"] });
       assert.equal(results[0].name, "compile-error");
-      assert.match(results[0].error ?? "", /^compile-error: asc failed: ERROR TS2304: Cannot find name 'undefinedName'\. \(at policies\/compile-error\/assembly\/index\.ts\(3,10\)\)$/);
-      assert.ok(lines.some((l) => l.startsWith("  compile-error | ") && l.includes("undefinedName")), lines.join("\n"));
+      assert.match(
+        results[0].error ?? "",
+        /^compile-error: asc failed: ERROR TS2304: Cannot find name 'undefinedName'\. \(at policies\/compile-error\/assembly\/index\.ts\(3,10\)\)$/,
+      );
+      assert.ok(
+        lines.some((l) => l.startsWith("  compile-error | ") && l.includes("undefinedName")),
+        lines.join("\n"),
+      );
       assert.equal(fs.existsSync(path.join(dir, "policy.wasm")), false);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -190,14 +266,27 @@ describe("build CLI", () => {
     fs.mkdirSync(path.join(dir, "assembly"), { recursive: true });
     fs.copyFileSync(demoFile("metadata.yml"), path.join(dir, "metadata.yml"));
     fs.copyFileSync(demoFile("README.md"), path.join(dir, "README.md"));
-    fs.writeFileSync(path.join(dir, "assembly", "index.ts"), [
-      '// @ts-nocheck', 'import { respondString } from "../../../assembly/wapc/index";',
-      '@external("wapc", "__bogus") declare function bogus(): void;',
-      'export function __guest_call(a: i32, b: i32): i32 {', '  bogus();', '  respondString("\\"v1\\"");', '  return 1;', '}', ''].join("\n"));
+    fs.writeFileSync(
+      path.join(dir, "assembly", "index.ts"),
+      [
+        "// @ts-nocheck",
+        'import { respondString } from "../../../assembly/wapc/index";',
+        '@external("wapc", "__bogus") declare function bogus(): void;',
+        "export function __guest_call(a: i32, b: i32): i32 {",
+        "  bogus();",
+        '  respondString("\\"v1\\"");',
+        "  return 1;",
+        "}",
+        "",
+      ].join("\n"),
+    );
     try {
       const r = cli("build", "--root", root, "wapc-bogus");
       assert.equal(r.code, 1);
-      assert.equal(r.stderr, "cachewarden: build failed: wapc-bogus: policy.wasm: imports function wapc.__bogus, which is not one of the waPC host functions\n");
+      assert.equal(
+        r.stderr,
+        "cachewarden: build failed: wapc-bogus: policy.wasm: imports function wapc.__bogus, which is not one of the waPC host functions\n",
+      );
       assert.equal(fs.existsSync(path.join(dir, "policy.wasm")), false);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -205,19 +294,36 @@ describe("build CLI", () => {
   });
 
   test("asc summaries: location only from the diagnostic's own frame; hint for a missing abort handler", () => {
-    const output = "ERROR AS111: Element 'assembly/wapc/index/wapcAbort' not found.\n\nERROR TS2304: Cannot find name 'x'.\n   :\n 2 │ return x;\n   └─ in policies/y/assembly/index.ts(2,10)\n\nFAILURE 2 compile error(s)\n";
-    assert.equal(summarizeAscOutput(output), "ERROR AS111: Element 'assembly/wapc/index/wapcAbort' not found. (the policy entry must import assembly/wapc/index so the abort handler exists)");
-    assert.equal(summarizeAscOutput(output.split("\n\n").slice(1).join("\n\n")), "ERROR TS2304: Cannot find name 'x'. (at policies/y/assembly/index.ts(2,10))");
+    const output =
+      "ERROR AS111: Element 'assembly/wapc/index/wapcAbort' not found.\n\nERROR TS2304: Cannot find name 'x'.\n   :\n 2 │ return x;\n   └─ in policies/y/assembly/index.ts(2,10)\n\nFAILURE 2 compile error(s)\n";
+    assert.equal(
+      summarizeAscOutput(output),
+      "ERROR AS111: Element 'assembly/wapc/index/wapcAbort' not found. (the policy entry must import assembly/wapc/index so the abort handler exists)",
+    );
+    assert.equal(
+      summarizeAscOutput(output.split("\n\n").slice(1).join("\n\n")),
+      "ERROR TS2304: Cannot find name 'x'. (at policies/y/assembly/index.ts(2,10))",
+    );
   });
 
   test("asc summaries ignore terminal colors (asc colors its output when CI=true)", () => {
-    const colored = "\x1b[91mERROR TS2304: \x1b[0mCannot find name 'x'.\n   :\n 2 │ return x;\n   └─ in policies/y/assembly/index.ts(2,10)\n\n\x1b[91mFAILURE \x1b[0m1 compile error(s)\n";
-    assert.equal(summarizeAscOutput(colored), "ERROR TS2304: Cannot find name 'x'. (at policies/y/assembly/index.ts(2,10))");
+    const colored =
+      "\x1b[91mERROR TS2304: \x1b[0mCannot find name 'x'.\n   :\n 2 │ return x;\n   └─ in policies/y/assembly/index.ts(2,10)\n\n\x1b[91mFAILURE \x1b[0m1 compile error(s)\n";
+    assert.equal(
+      summarizeAscOutput(colored),
+      "ERROR TS2304: Cannot find name 'x'. (at policies/y/assembly/index.ts(2,10))",
+    );
   });
 
   test("an unknown policy name is an error naming it", async () => {
     const { results } = await build({ policies: ["no-such-policy"] });
-    assert.deepEqual(results, [{ name: "no-such-policy", ok: false, error: "no-such-policy: no such policy (expected policies/no-such-policy/assembly/index.ts and metadata.yml)" }]);
+    assert.deepEqual(results, [
+      {
+        name: "no-such-policy",
+        ok: false,
+        error: "no-such-policy: no such policy (expected policies/no-such-policy/assembly/index.ts and metadata.yml)",
+      },
+    ]);
   });
 
   test("zero policies: buildPolicies returns [] and the CLI says there is nothing to build", async () => {

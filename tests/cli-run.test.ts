@@ -14,15 +14,23 @@ const DATA = path.join(ROOT, "tests", "fixtures", "host-policy", "test_data");
 const data = (f: string): string => path.join(DATA, f);
 let probe: string;
 
-interface CliResult { code: number | null; stdout: string; stderr: string }
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 function cli(args: string[], stdin?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => { stdout += d; });
-    child.stderr.on("data", (d) => { stderr += d; });
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(stdin ?? "");
@@ -50,13 +58,18 @@ async function runFails(args: string[], stdin?: string): Promise<string> {
   return lines[0];
 }
 
-before(() => { probe = annotatedProbePath(PROBE_METADATA); });
+before(() => {
+  probe = annotatedProbePath(PROBE_METADATA);
+});
 
 // each test spawns the CLI (tsx startup ≈ 1 s); two at a time keeps a small CI runner responsive
 describe("cachewarden run", { concurrency: 2 }, () => {
   test("a bare AdmissionRequest: kwctl-shaped response on stdout, exit 0", async () => {
     const { response } = await runOk(["-r", data("request_pod.json")]);
-    assert.equal(JSON.stringify(response), '{"uid":"1299d386-525b-4032-98ae-1949f69f9cfc","allowed":true,"auditAnnotations":null,"warnings":null}');
+    assert.equal(
+      JSON.stringify(response),
+      '{"uid":"1299d386-525b-4032-98ae-1949f69f9cfc","allowed":true,"auditAnnotations":null,"warnings":null}',
+    );
   });
 
   test("an AdmissionReview is unwrapped", async () => {
@@ -65,7 +78,12 @@ describe("cachewarden run", { concurrency: 2 }, () => {
   });
 
   test("a plain YAML manifest becomes a CREATE request with the all-zero uid", async () => {
-    const { response } = await runOk(["-r", data("manifest_pod.yml"), "--settings-json", JSON.stringify({ probe: "reply", reply: '{"accepted":true,"message":"seen"}' })]);
+    const { response } = await runOk([
+      "-r",
+      data("manifest_pod.yml"),
+      "--settings-json",
+      JSON.stringify({ probe: "reply", reply: '{"accepted":true,"message":"seen"}' }),
+    ]);
     assert.equal(response.uid, "00000000-0000-0000-0000-000000000000");
   });
 
@@ -77,17 +95,22 @@ describe("cachewarden run", { concurrency: 2 }, () => {
   test("a rejection still exits 0; settings from --settings-path", async () => {
     const { response } = await runOk(["-r", data("request_pod.json"), "-s", data("settings_reject.json")]);
     assert.deepEqual(response, {
-      uid: "1299d386-525b-4032-98ae-1949f69f9cfc", allowed: false,
+      uid: "1299d386-525b-4032-98ae-1949f69f9cfc",
+      allowed: false,
       status: { message: "engine name is invalid", code: 422 },
-      auditAnnotations: { "skip-reason": "engine-invalid" }, warnings: null,
+      auditAnnotations: { "skip-reason": "engine-invalid" },
+      warnings: null,
     });
   });
 
   test("YAML settings files and --settings-json null work", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-cli-"));
     const yml = path.join(dir, "settings.yml");
-    fs.writeFileSync(yml, "probe: reply\nreply: '{\"accepted\":false,\"message\":\"from yaml\"}'\n");
-    assert.equal(((await runOk(["-r", data("request_pod.json"), "-s", yml])).response.status as { message: string }).message, "from yaml");
+    fs.writeFileSync(yml, 'probe: reply\nreply: \'{"accepted":false,"message":"from yaml"}\'\n');
+    assert.equal(
+      ((await runOk(["-r", data("request_pod.json"), "-s", yml])).response.status as { message: string }).message,
+      "from yaml",
+    );
     assert.equal((await runOk(["-r", data("request_pod.json"), "--settings-json", "null"])).response.allowed, true);
   });
 
@@ -97,7 +120,13 @@ describe("cachewarden run", { concurrency: 2 }, () => {
   });
 
   test("--show-patch prints the decoded operations on stderr; stdout stays kwctl's", async () => {
-    const { response, stderr } = await runOk(["-r", data("request_pod.json"), "-s", data("settings_mutate.json"), "--show-patch"]);
+    const { response, stderr } = await runOk([
+      "-r",
+      data("request_pod.json"),
+      "-s",
+      data("settings_mutate.json"),
+      "--show-patch",
+    ]);
     assert.equal(response.patchType, "JSONPatch");
     const ops = decodePatch(response.patch as string);
     assert.match(stderr, /^patch operations:\n/);
@@ -106,56 +135,168 @@ describe("cachewarden run", { concurrency: 2 }, () => {
   });
 
   test("--mode monitor accepts a rejection and drops the patch", async () => {
-    const { response } = await runOk(["-r", data("request_pod.json"), "-s", data("settings_reject.json"), "--mode", "monitor"]);
-    assert.deepEqual(response, { uid: "1299d386-525b-4032-98ae-1949f69f9cfc", allowed: true, auditAnnotations: { "skip-reason": "engine-invalid" }, warnings: null });
+    const { response } = await runOk([
+      "-r",
+      data("request_pod.json"),
+      "-s",
+      data("settings_reject.json"),
+      "--mode",
+      "monitor",
+    ]);
+    assert.deepEqual(response, {
+      uid: "1299d386-525b-4032-98ae-1949f69f9cfc",
+      allowed: true,
+      auditAnnotations: { "skip-reason": "engine-invalid" },
+      warnings: null,
+    });
   });
 
   test("lookups need --allow-context-aware (metadata contextAwareResources), like kwctl", async () => {
-    const base = ["-r", data("request_pod.json"), "-s", data("settings_lookup-configmap.json"), "--cluster-objects", data("cluster_default.yml")];
+    const base = [
+      "-r",
+      data("request_pod.json"),
+      "-s",
+      data("settings_lookup-configmap.json"),
+      "--cluster-objects",
+      data("cluster_default.yml"),
+    ];
     const denied = await runOk(base);
-    assert.equal((denied.response.status as { message: string }).message, "err:Policy has not been granted access to Kubernetes v1/ConfigMap resources. The violation has been reported.");
+    assert.equal(
+      (denied.response.status as { message: string }).message,
+      "err:Policy has not been granted access to Kubernetes v1/ConfigMap resources. The violation has been reported.",
+    );
     const granted = await runOk([...base, "--allow-context-aware"]);
-    assert.match((granted.response.status as { message: string }).message, /^ok:\{"apiVersion":"v1","kind":"ConfigMap"/);
+    assert.match(
+      (granted.response.status as { message: string }).message,
+      /^ok:\{"apiVersion":"v1","kind":"ConfigMap"/,
+    );
   });
 
   test("--allowed-host-capabilities is repeatable and gates before contextAwareResources", async () => {
-    const base = ["-r", data("request_pod.json"), "-s", data("settings_lookup-configmap.json"), "--cluster-objects", data("cluster_default.yml"), "--allow-context-aware"];
-    const denied = await runOk([...base, "--allowed-host-capabilities", "kubernetes/can_i", "--allowed-host-capabilities", "kubernetes/list_resources_all"]);
-    assert.equal((denied.response.status as { message: string }).message, "err:Policy has not been granted access to the 'kubernetes/get_resource' host capability. The violation has been reported.");
-    const allowed = await runOk([...base, "--allowed-host-capabilities", "kubernetes/can_i", "--allowed-host-capabilities", "kubernetes/*"]);
+    const base = [
+      "-r",
+      data("request_pod.json"),
+      "-s",
+      data("settings_lookup-configmap.json"),
+      "--cluster-objects",
+      data("cluster_default.yml"),
+      "--allow-context-aware",
+    ];
+    const denied = await runOk([
+      ...base,
+      "--allowed-host-capabilities",
+      "kubernetes/can_i",
+      "--allowed-host-capabilities",
+      "kubernetes/list_resources_all",
+    ]);
+    assert.equal(
+      (denied.response.status as { message: string }).message,
+      "err:Policy has not been granted access to the 'kubernetes/get_resource' host capability. The violation has been reported.",
+    );
+    const allowed = await runOk([
+      ...base,
+      "--allowed-host-capabilities",
+      "kubernetes/can_i",
+      "--allowed-host-capabilities",
+      "kubernetes/*",
+    ]);
     assert.match((allowed.response.status as { message: string }).message, /^ok:/);
   });
 
   test("--replay-host-capabilities-interactions answers from a session; leftovers only warn", async () => {
-    const args = ["-r", data("request_pod.json"), "-s", data("settings_lookup-configmap.json"), "--allow-context-aware", "--replay-host-capabilities-interactions"];
+    const args = [
+      "-r",
+      data("request_pod.json"),
+      "-s",
+      data("settings_lookup-configmap.json"),
+      "--allow-context-aware",
+      "--replay-host-capabilities-interactions",
+    ];
     const { response } = await runOk([...args, data("session_lookup-missing.yml")]);
-    assert.equal((response.status as { message: string }).message, "err:Callback evaluation failure: Cannot find v1/ConfigMap named 'cb-connection' inside of namespace 'Some(\"team-a\")'");
-    const leftover = await runOk(["-r", data("request_pod.json"), "--allow-context-aware", "--replay-host-capabilities-interactions", data("session_lookup-missing.yml")]);
+    assert.equal(
+      (response.status as { message: string }).message,
+      "err:Callback evaluation failure: Cannot find v1/ConfigMap named 'cb-connection' inside of namespace 'Some(\"team-a\")'",
+    );
+    const leftover = await runOk([
+      "-r",
+      data("request_pod.json"),
+      "--allow-context-aware",
+      "--replay-host-capabilities-interactions",
+      data("session_lookup-missing.yml"),
+    ]);
     assert.match(leftover.stderr, /^warning: replay session: 1 recorded exchange\(s\) were not used by the policy$/m);
   });
 
   test("--timeout-seconds enforces a hard deadline on a runaway guest", async () => {
-    const { response } = await runOk(["-r", data("request_pod.json"), "--settings-json", '{"probe":"loop"}', "--timeout-seconds", "1"]);
-    assert.deepEqual(response.status, { message: "Policy execution interrupted because it exceeded the allowed execution time", code: 500 });
+    const { response } = await runOk([
+      "-r",
+      data("request_pod.json"),
+      "--settings-json",
+      '{"probe":"loop"}',
+      "--timeout-seconds",
+      "1",
+    ]);
+    assert.deepEqual(response.status, {
+      message: "Policy execution interrupted because it exceeded the allowed execution time",
+      code: 500,
+    });
   });
 
   test("errors are one line without a stack trace", async () => {
-    assert.match(await runFails([probe, "-r", data("nope.json")]), /^cachewarden: cannot read request .*nope\.json: ENOENT$/);
-    assert.match(await runFails(["/nonexistent/policy.wasm", "-r", data("request_pod.json")]), /^cachewarden: cannot read \/nonexistent\/policy\.wasm: ENOENT$/);
-    assert.match(await runFails([probe, "-r", "-"], '{"uid":"x","kind":{},"resource":{},"operation":"CREATE"}'),
-      /^cachewarden: cannot build AdmissionRequest object from stdin: missing field `userInfo`$/);
-    assert.match(await runFails([probe, "-r", data("request_pod.json"), "-s", data("settings_accept.json"), "--settings-json", "{}"]), /cannot be used together/);
-    assert.match(await runFails([probe, "-r", data("request_pod.json"), "--replay-host-capabilities-interactions", data("request_pod.json")]), /request_pod\.json: a replay session must be a YAML list of exchanges$/);
-    assert.match(await runFails([probe, "-r", data("request_pod.json"), "--timeout-seconds", "soon"]), /--timeout-seconds: expected a non-negative number/);
-    assert.match(await runFails([probe, "-r", data("request_pod.json"), "--settings-json", "[1]"]), /settings must be an object or null/);
+    assert.match(
+      await runFails([probe, "-r", data("nope.json")]),
+      /^cachewarden: cannot read request .*nope\.json: ENOENT$/,
+    );
+    assert.match(
+      await runFails(["/nonexistent/policy.wasm", "-r", data("request_pod.json")]),
+      /^cachewarden: cannot read \/nonexistent\/policy\.wasm: ENOENT$/,
+    );
+    assert.match(
+      await runFails([probe, "-r", "-"], '{"uid":"x","kind":{},"resource":{},"operation":"CREATE"}'),
+      /^cachewarden: cannot build AdmissionRequest object from stdin: missing field `userInfo`$/,
+    );
+    assert.match(
+      await runFails([
+        probe,
+        "-r",
+        data("request_pod.json"),
+        "-s",
+        data("settings_accept.json"),
+        "--settings-json",
+        "{}",
+      ]),
+      /cannot be used together/,
+    );
+    assert.match(
+      await runFails([
+        probe,
+        "-r",
+        data("request_pod.json"),
+        "--replay-host-capabilities-interactions",
+        data("request_pod.json"),
+      ]),
+      /request_pod\.json: a replay session must be a YAML list of exchanges$/,
+    );
+    assert.match(
+      await runFails([probe, "-r", data("request_pod.json"), "--timeout-seconds", "soon"]),
+      /--timeout-seconds: expected a non-negative number/,
+    );
+    assert.match(
+      await runFails([probe, "-r", data("request_pod.json"), "--settings-json", "[1]"]),
+      /settings must be an object or null/,
+    );
   });
 
   test("a module with a forbidden import is refused at load, naming the import", async () => {
-    const bytes = await watToWasm(`(module (import "env" "abort" (func (param i32 i32 i32 i32))) (memory (export "memory") 1)
+    const bytes =
+      await watToWasm(`(module (import "env" "abort" (func (param i32 i32 i32 i32))) (memory (export "memory") 1)
       (func (export "__guest_call") (param i32 i32) (result i32) (i32.const 0)))`);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cw-cli-")), "env.wasm");
     fs.writeFileSync(file, bytes);
-    assert.match(await runFails([file, "-r", data("request_pod.json")]), /unknown import: env::abort has not been defined/);
+    assert.match(
+      await runFails([file, "-r", data("request_pod.json")]),
+      /unknown import: env::abort has not been defined/,
+    );
   });
 
   for (const [what, line, named] of [
@@ -168,8 +309,10 @@ describe("cachewarden run", { concurrency: 2 }, () => {
         (func (export "__guest_call") (param i32 i32) (result i32) unreachable))`);
       const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cw-cli-")), "bogus.wasm");
       fs.writeFileSync(file, bytes);
-      assert.equal(await runFails([file, "-r", data("request_pod.json")]),
-        `cachewarden: ${file}: unknown import: ${named} has not been defined (only the wapc host functions are provided)`);
+      assert.equal(
+        await runFails([file, "-r", data("request_pod.json")]),
+        `cachewarden: ${file}: unknown import: ${named} has not been defined (only the wapc host functions are provided)`,
+      );
     });
   }
 });

@@ -24,7 +24,12 @@ import { loadCases } from "../tools/host/cases";
 import { evaluate, EvaluationResult } from "../tools/host/evaluate";
 import { PolicyModule } from "../tools/host/guest";
 import { KubeObject } from "../tools/host/cluster";
-import { loadAdmissionRequest, metadataContextAwareResources, readPolicyMetadata, requestFromManifest } from "../tools/host/request";
+import {
+  loadAdmissionRequest,
+  metadataContextAwareResources,
+  readPolicyMetadata,
+  requestFromManifest,
+} from "../tools/host/request";
 
 const ROOT = path.resolve(__dirname, "..");
 const VALIDATOR_DIR = path.join(ROOT, "policies", "cacheengine-validator");
@@ -41,12 +46,17 @@ const NON_EMPTY_QUOTED = String.raw`"(?:[^"\\]|\\.)+"`;
 const IMAGE_REJECTIONS = [
   new RegExp(`${escapeRegExp(REPOSITORY_FIELD)}: Invalid value: ${QUOTED}: is the ImageSpec default `), // rule 7
   new RegExp(`${escapeRegExp(REPOSITORY_FIELD)}: Invalid value: ${QUOTED}: must not contain whitespace`), // rule 8
-  new RegExp(`${escapeRegExp(REPOSITORY_FIELD.replace(/repository$/, "tag"))}: Invalid value: ${QUOTED}: must not contain whitespace`), // rule 8b
+  new RegExp(
+    `${escapeRegExp(REPOSITORY_FIELD.replace(/repository$/, "tag"))}: Invalid value: ${QUOTED}: must not contain whitespace`,
+  ), // rule 8b
   new RegExp(`${escapeRegExp(PULL_POLICY_FIELD)}: Unsupported value: ${NON_EMPTY_QUOTED}: supported values: `), // rule 9
 ];
 const REPOSITORY_REQUIRED = `${REPOSITORY_FIELD}: Required value: `; // rule 6
 
-interface EngineFixture { source: string; engine: Record<string, unknown> }
+interface EngineFixture {
+  source: string;
+  engine: Record<string, unknown>;
+}
 
 /** Every distinct LMCacheEngine object (object and oldObject) of the validator's cases. */
 function lmcacheEngineFixtures(): EngineFixture[] {
@@ -79,7 +89,10 @@ function engineName(engine: Record<string, unknown>): string {
 function connectionConfigMap(name: string): KubeObject {
   const kv = {
     kv_connector: "LMCacheMPConnector",
-    kv_connector_extra_config: { "lmcache.mp.host": `tcp://${name}.${NAMESPACE}.svc.cluster.local`, "lmcache.mp.port": "5555" },
+    kv_connector_extra_config: {
+      "lmcache.mp.host": `tcp://${name}.${NAMESPACE}.svc.cluster.local`,
+      "lmcache.mp.port": "5555",
+    },
     kv_connector_module_path: "lmcache.integration.vllm.lmcache_mp_connector",
     kv_role: "kv_both",
   };
@@ -106,7 +119,10 @@ function podFor(name: string): Record<string, unknown> {
   };
 }
 
-function validatorMessage(validator: PolicyModule, engine: Record<string, unknown>): { allowed: boolean; message: string } {
+function validatorMessage(
+  validator: PolicyModule,
+  engine: Record<string, unknown>,
+): { allowed: boolean; message: string } {
   const r = evaluate(validator, requestFromManifest(engine), { timeBudgetMs: null, allowedToMutate: false });
   assert.equal(r.trap, undefined, `cacheengine-validator trapped: ${r.trap}`);
   assert.ok(r.response, `cacheengine-validator gave no response: ${r.settings.message}`);
@@ -143,41 +159,68 @@ const injectorMissing = !fs.existsSync(INJECTOR_WASM)
   ? `${path.relative(ROOT, INJECTOR_WASM)} is not built (run \`cachewarden build lmcache-injector\`)`
   : false;
 
-describe("cacheengine-validator and lmcache-injector agree on LMCacheEngine payload images", { skip: injectorMissing }, () => {
-  const fixtures = lmcacheEngineFixtures();
-  let modules: { validator: PolicyModule; injector: PolicyModule } | undefined;
-  const load = (): { validator: PolicyModule; injector: PolicyModule } =>
-    (modules ??= { validator: PolicyModule.fromFile(VALIDATOR_WASM), injector: PolicyModule.fromFile(INJECTOR_WASM) });
+describe(
+  "cacheengine-validator and lmcache-injector agree on LMCacheEngine payload images",
+  { skip: injectorMissing },
+  () => {
+    const fixtures = lmcacheEngineFixtures();
+    let modules: { validator: PolicyModule; injector: PolicyModule } | undefined;
+    const load = (): { validator: PolicyModule; injector: PolicyModule } =>
+      (modules ??= {
+        validator: PolicyModule.fromFile(VALIDATOR_WASM),
+        injector: PolicyModule.fromFile(INJECTOR_WASM),
+      });
 
-  test("the validator's test_data holds accepted, image-rejected and repository-required engines", () => {
-    const { validator } = load();
-    const verdicts = fixtures.map((f) => validatorMessage(validator, f.engine));
-    assert.ok(verdicts.some((v) => v.allowed), "no accepted LMCacheEngine fixture");
-    assert.ok(verdicts.some((v) => IMAGE_REJECTIONS.some((p) => p.test(v.message))), "no image-rejected fixture");
-    assert.ok(verdicts.some((v) => v.message.includes(REPOSITORY_REQUIRED)), "no repository-required fixture");
-  });
-
-  for (const fixture of fixtures) {
-    test(fixture.source, () => {
-      const { validator, injector } = load();
-      const verdict = validatorMessage(validator, fixture.engine);
-      const run = injectorRun(injector, fixture.engine);
-      const reason = skipReason(run);
-      const imageRejected = IMAGE_REJECTIONS.some((p) => p.test(verdict.message));
-      if (verdict.allowed) {
-        assert.equal(reason, undefined, `the validator accepts this engine, but the injector skips it (${reason})`);
-      } else if (imageRejected) {
-        assert.equal(reason, "payload-image-invalid", `the validator rejects the payload image (${verdict.message}), the injector says ${reason ?? "no skip"}`);
-      } else {
-        assert.notEqual(reason, "payload-image-invalid", `the validator does not reject the payload image (${verdict.message}), the injector skips it as payload-image-invalid`);
-      }
-      if (verdict.message.includes(REPOSITORY_REQUIRED) && reason === undefined) {
-        assert.equal(stagesPayload(run), false, "an engine without repository must not be staged");
-      }
+    test("the validator's test_data holds accepted, image-rejected and repository-required engines", () => {
+      const { validator } = load();
+      const verdicts = fixtures.map((f) => validatorMessage(validator, f.engine));
+      assert.ok(
+        verdicts.some((v) => v.allowed),
+        "no accepted LMCacheEngine fixture",
+      );
+      assert.ok(
+        verdicts.some((v) => IMAGE_REJECTIONS.some((p) => p.test(v.message))),
+        "no image-rejected fixture",
+      );
+      assert.ok(
+        verdicts.some((v) => v.message.includes(REPOSITORY_REQUIRED)),
+        "no repository-required fixture",
+      );
     });
-  }
-});
+
+    for (const fixture of fixtures) {
+      test(fixture.source, () => {
+        const { validator, injector } = load();
+        const verdict = validatorMessage(validator, fixture.engine);
+        const run = injectorRun(injector, fixture.engine);
+        const reason = skipReason(run);
+        const imageRejected = IMAGE_REJECTIONS.some((p) => p.test(verdict.message));
+        if (verdict.allowed) {
+          assert.equal(reason, undefined, `the validator accepts this engine, but the injector skips it (${reason})`);
+        } else if (imageRejected) {
+          assert.equal(
+            reason,
+            "payload-image-invalid",
+            `the validator rejects the payload image (${verdict.message}), the injector says ${reason ?? "no skip"}`,
+          );
+        } else {
+          assert.notEqual(
+            reason,
+            "payload-image-invalid",
+            `the validator does not reject the payload image (${verdict.message}), the injector skips it as payload-image-invalid`,
+          );
+        }
+        if (verdict.message.includes(REPOSITORY_REQUIRED) && reason === undefined) {
+          assert.equal(stagesPayload(run), false, "an engine without repository must not be staged");
+        }
+      });
+    }
+  },
+);
 
 test("cacheengine-validator is built (engine agreement needs it)", () => {
-  assert.ok(fs.existsSync(VALIDATOR_WASM), `${path.relative(ROOT, VALIDATOR_WASM)} is missing: run \`cachewarden build cacheengine-validator\``);
+  assert.ok(
+    fs.existsSync(VALIDATOR_WASM),
+    `${path.relative(ROOT, VALIDATOR_WASM)} is missing: run \`cachewarden build cacheengine-validator\``,
+  );
 });

@@ -18,12 +18,19 @@ function fixturePolicies(): string {
 
 test("examples prints a table per policy and counts passes", async () => {
   const lines: string[] = [];
-  const { passed, failed } = await runExamples([], { build: false }, { policiesDir: fixturePolicies(), out: (l) => lines.push(l) });
+  const { passed, failed } = await runExamples(
+    [],
+    { build: false },
+    { policiesDir: fixturePolicies(), out: (l) => lines.push(l) },
+  );
   const text = lines.join("\n");
   assert.equal(failed, 0, text);
   assert.equal(passed, 13);
   assert.match(text, /^host-policy — 13\/13 passed$/m);
-  assert.match(text, /^ {2}PASS {2}mutate-pod +whole mutated object returned.* mutated: .*add \/metadata\/annotations/m);
+  assert.match(
+    text,
+    /^ {2}PASS {2}mutate-pod +whole mutated object returned.* mutated: .*add \/metadata\/annotations/m,
+  );
   assert.match(text, /^ {2}PASS {2}reject-with-code .* rejected: 422 engine name is invalid/m);
   assert.match(text, /^ {2}PASS {2}settings-invalid .* settings invalid: lookups: unknown field/m);
   assert.match(text, /^13 passed, 0 failed$/m);
@@ -32,11 +39,21 @@ test("examples prints a table per policy and counts passes", async () => {
 test("a failing case is FAIL with its reason, and counted", async () => {
   const dir = fixturePolicies();
   const cases = path.join(dir, "host-policy", "test_data", "cases.yml");
-  fs.writeFileSync(cases, fs.readFileSync(cases, "utf8").replace("expect: {allowed: false, code: 422,", "expect: {allowed: true, code: 422,"));
+  fs.writeFileSync(
+    cases,
+    fs.readFileSync(cases, "utf8").replace("expect: {allowed: false, code: 422,", "expect: {allowed: true, code: 422,"),
+  );
   const lines: string[] = [];
-  const { failed } = await runExamples(["host-policy"], { build: false }, { policiesDir: dir, out: (l) => lines.push(l) });
+  const { failed } = await runExamples(
+    ["host-policy"],
+    { build: false },
+    { policiesDir: dir, out: (l) => lines.push(l) },
+  );
   assert.equal(failed, 1);
-  assert.match(lines.join("\n"), /^ {2}FAIL {2}reject-with-code .*\n {8}✗ allowed: expected true, got false \(engine name is invalid\)$/m);
+  assert.match(
+    lines.join("\n"),
+    /^ {2}FAIL {2}reject-with-code .*\n {8}✗ allowed: expected true, got false \(engine name is invalid\)$/m,
+  );
 });
 
 test("a policy whose module is missing is one failure, not a crash", async () => {

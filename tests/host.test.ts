@@ -14,14 +14,34 @@ import { parseReplaySession } from "../tools/host/replay";
 import { parseClusterObjects } from "../tools/host/cluster";
 import { capabilityAllowed, HostCapabilities } from "../tools/host/capabilities";
 import { deserialize } from "../tools/host/serde";
-import { pluralResource, toAdmissionRequest, MANIFEST_REQUEST_UID, readPolicyMetadata, metadataContextAwareResources } from "../tools/host/request";
+import {
+  pluralResource,
+  toAdmissionRequest,
+  MANIFEST_REQUEST_UID,
+  readPolicyMetadata,
+  metadataContextAwareResources,
+} from "../tools/host/request";
 import { parseCases, runCase } from "../tools/host/cases";
-import { annotatedProbePath, hostCallsWith, podRequest, probeWasmBytes, PROBE_METADATA, replyWith, watToWasm } from "./helpers/host-guests";
+import {
+  annotatedProbePath,
+  hostCallsWith,
+  podRequest,
+  probeWasmBytes,
+  PROBE_METADATA,
+  replyWith,
+  watToWasm,
+} from "./helpers/host-guests";
 
 let probe: PolicyModule;
-before(() => { probe = PolicyModule.fromBytes(probeWasmBytes(), "host-probe"); });
+before(() => {
+  probe = PolicyModule.fromBytes(probeWasmBytes(), "host-probe");
+});
 
-function run(settings: Record<string, unknown>, opts: Omit<EvaluationOptions, "settings"> = {}, request = podRequest()) {
+function run(
+  settings: Record<string, unknown>,
+  opts: Omit<EvaluationOptions, "settings"> = {},
+  request = podRequest(),
+) {
   return evaluate(probe, request as never, { settings, ...opts });
 }
 
@@ -34,7 +54,12 @@ function hostCallLines(settings: Record<string, unknown>, opts: Omit<EvaluationO
 
 const CONFIGMAP = { apiVersion: "v1", kind: "ConfigMap" };
 const getConfigMap = (name: string, namespace: string | null = "ns", extra: Record<string, unknown> = {}) =>
-  ["kubewarden", "kubernetes", "get_resource", { api_version: "v1", kind: "ConfigMap", name, namespace, disable_cache: false, ...extra }] as [string, string, string, unknown];
+  [
+    "kubewarden",
+    "kubernetes",
+    "get_resource",
+    { api_version: "v1", kind: "ConfigMap", name, namespace, disable_cache: false, ...extra },
+  ] as [string, string, string, unknown];
 
 describe("guest lifecycle", () => {
   test("every call gets a fresh instance: state does not persist", () => {
@@ -64,7 +89,10 @@ describe("guest lifecycle", () => {
       (import "env" "abort" (func (param i32 i32 i32 i32)))
       (memory (export "memory") 1)
       (func (export "__guest_call") (param i32 i32) (result i32) (i32.const 0)))`);
-    assert.throws(() => PolicyModule.fromBytes(bytes, "env.wat"), (e: Error) => e instanceof GuestLoadError && /unknown import: env::abort has not been defined/.test(e.message));
+    assert.throws(
+      () => PolicyModule.fromBytes(bytes, "env.wat"),
+      (e: Error) => e instanceof GuestLoadError && /unknown import: env::abort has not been defined/.test(e.message),
+    );
   });
 
   // policy-server links only the nine waPC host functions: any other `wapc` name (a typo, or one a
@@ -80,19 +108,36 @@ describe("guest lifecycle", () => {
         ${line}
         (memory (export "memory") 1)
         (func (export "__guest_call") (param i32 i32) (result i32) (i32.const 0)))`);
-      assert.throws(() => PolicyModule.fromBytes(bytes, "bogus.wat"),
-        (e: Error) => e instanceof GuestLoadError && e.message === `bogus.wat: unknown import: ${named} has not been defined (only the wapc host functions are provided)`);
+      assert.throws(
+        () => PolicyModule.fromBytes(bytes, "bogus.wat"),
+        (e: Error) =>
+          e instanceof GuestLoadError &&
+          e.message ===
+            `bogus.wat: unknown import: ${named} has not been defined (only the wapc host functions are provided)`,
+      );
     });
   }
 
   test("every one of the nine wapc host functions may be imported", async () => {
-    const names = ["__guest_request", "__guest_response", "__guest_error", "__host_call", "__host_response_len",
-      "__host_response", "__host_error_len", "__host_error", "__console_log"];
+    const names = [
+      "__guest_request",
+      "__guest_response",
+      "__guest_error",
+      "__host_call",
+      "__host_response_len",
+      "__host_response",
+      "__host_error_len",
+      "__host_error",
+      "__console_log",
+    ];
     const bytes = await watToWasm(`(module
       ${names.map((n) => `(import "wapc" "${n}" (func))`).join("\n      ")}
       (memory (export "memory") 1)
       (func (export "__guest_call") (param i32 i32) (result i32) (i32.const 0)))`);
-    assert.deepEqual(WebAssembly.Module.imports(PolicyModule.fromBytes(bytes, "all.wat").module).map((i) => i.name), names);
+    assert.deepEqual(
+      WebAssembly.Module.imports(PolicyModule.fromBytes(bytes, "all.wat").module).map((i) => i.name),
+      names,
+    );
   });
 
   test("a trap in _start is an initialisation failure, reported as a rejection", async () => {
@@ -111,23 +156,33 @@ describe("guest lifecycle", () => {
     for (const mode of ["trap", "abort"]) {
       const r = run({ probe: mode });
       assert.deepEqual(r.response, {
-        uid: "11111111-2222-3333-4444-555555555555", allowed: false,
+        uid: "11111111-2222-3333-4444-555555555555",
+        allowed: false,
         status: { message: "internal server error: Guest call failure: wasm trap: unreachable", code: 500 },
-        auditAnnotations: null, warnings: null,
+        auditAnnotations: null,
+        warnings: null,
       });
       assert.equal(r.trap, "wasm trap: unreachable");
     }
   });
 
   test("a guest error (return 0) carries the guest's text; success without response is an error", () => {
-    assert.equal(run({ probe: "error", error: "boom" }).response?.status?.message, "internal server error: Guest call failure: boom");
-    assert.equal(run({ probe: "silent" }).response?.status?.message, "internal server error: Guest call failure: No error message OR response set for call success");
+    assert.equal(
+      run({ probe: "error", error: "boom" }).response?.status?.message,
+      "internal server error: Guest call failure: boom",
+    );
+    assert.equal(
+      run({ probe: "silent" }).response?.status?.message,
+      "internal server error: Guest call failure: No error message OR response set for call success",
+    );
   });
 
   test("__console_log and tracing/log reach the log hook", () => {
     const lines: string[] = [];
     run({ probe: "log" }, { log: (l) => lines.push(l) });
-    run(hostCallsWith(["kubewarden", "tracing", "log", { level: "info", message: "traced" }]), { log: (l) => lines.push(l) });
+    run(hostCallsWith(["kubewarden", "tracing", "log", { level: "info", message: "traced" }]), {
+      log: (l) => lines.push(l),
+    });
     assert.deepEqual(lines, ["probe log line", '{"level":"info","message":"traced"}']);
   });
 });
@@ -142,16 +197,36 @@ describe("guest loading and the wapc import functions", () => {
     (func (export "__guest_call") (param i32 i32) (result i32) ${body}))`;
 
   test("a module that is not wasm, or lacks __guest_call or memory, fails to load with a message naming it", async () => {
-    assert.throws(() => PolicyModule.fromBytes(Buffer.from("hello"), "h.wasm"),
-      (e: Error) => e instanceof GuestLoadError && e.message.startsWith("h.wasm: not a valid WebAssembly module: "));
-    const noCall = await watToWasm('(module (memory (export "memory") 1) (func (export "__guest_calls") (param i32 i32) (result i32) (i32.const 0)))');
-    assert.throws(() => PolicyModule.fromBytes(noCall, "nc.wat"), (e: Error) => e instanceof GuestLoadError && e.message === "nc.wat: missing export __guest_call");
-    const callNotFunction = await watToWasm('(module (memory (export "memory") 1) (global (export "__guest_call") i32 (i32.const 0)))');
-    assert.throws(() => PolicyModule.fromBytes(callNotFunction, "g.wat"), (e: Error) => e.message === "g.wat: missing export __guest_call");
-    const noMemory = await watToWasm('(module (memory (export "mem") 1) (func (export "__guest_call") (param i32 i32) (result i32) (i32.const 0)))');
-    assert.throws(() => PolicyModule.fromBytes(noMemory, "nm.wat"), (e: Error) => e instanceof GuestLoadError && e.message === "nm.wat: missing export memory");
+    assert.throws(
+      () => PolicyModule.fromBytes(Buffer.from("hello"), "h.wasm"),
+      (e: Error) => e instanceof GuestLoadError && e.message.startsWith("h.wasm: not a valid WebAssembly module: "),
+    );
+    const noCall = await watToWasm(
+      '(module (memory (export "memory") 1) (func (export "__guest_calls") (param i32 i32) (result i32) (i32.const 0)))',
+    );
+    assert.throws(
+      () => PolicyModule.fromBytes(noCall, "nc.wat"),
+      (e: Error) => e instanceof GuestLoadError && e.message === "nc.wat: missing export __guest_call",
+    );
+    const callNotFunction = await watToWasm(
+      '(module (memory (export "memory") 1) (global (export "__guest_call") i32 (i32.const 0)))',
+    );
+    assert.throws(
+      () => PolicyModule.fromBytes(callNotFunction, "g.wat"),
+      (e: Error) => e.message === "g.wat: missing export __guest_call",
+    );
+    const noMemory = await watToWasm(
+      '(module (memory (export "mem") 1) (func (export "__guest_call") (param i32 i32) (result i32) (i32.const 0)))',
+    );
+    assert.throws(
+      () => PolicyModule.fromBytes(noMemory, "nm.wat"),
+      (e: Error) => e instanceof GuestLoadError && e.message === "nm.wat: missing export memory",
+    );
     const missing = path.join(os.tmpdir(), "cachewarden-no-such-module.wasm");
-    assert.throws(() => PolicyModule.fromFile(missing), (e: Error) => e instanceof GuestLoadError && e.message === `cannot read ${missing}: ENOENT`);
+    assert.throws(
+      () => PolicyModule.fromFile(missing),
+      (e: Error) => e instanceof GuestLoadError && e.message === `cannot read ${missing}: ENOENT`,
+    );
   });
 
   test("a module whose instantiation traps (a start section) is a trap, with no memory", async () => {
@@ -165,12 +240,19 @@ describe("guest loading and the wapc import functions", () => {
 
   test("a waPC function name under another module is still an unknown import", async () => {
     const bytes = await watToWasm(guestCall("(i32.const 0)", '(import "env" "__console_log" (func (param i32 i32)))'));
-    assert.throws(() => PolicyModule.fromBytes(bytes), (e: Error) => e instanceof GuestLoadError
-      && e.message === "<module>: unknown import: env::__console_log has not been defined (only the wapc host functions are provided)");
+    assert.throws(
+      () => PolicyModule.fromBytes(bytes),
+      (e: Error) =>
+        e instanceof GuestLoadError &&
+        e.message ===
+          "<module>: unknown import: env::__console_log has not been defined (only the wapc host functions are provided)",
+    );
   });
 
   test("a host call during instantiation (a start section) fails: memory is not exported yet", async () => {
-    const bytes = await watToWasm(guestCall("(i32.const 1)", "(func $early (call $resp (i32.const 0) (i32.const 1))) (start $early)"));
+    const bytes = await watToWasm(
+      guestCall("(i32.const 1)", "(func $early (call $resp (i32.const 0) (i32.const 1))) (start $early)"),
+    );
     const r = PolicyModule.fromBytes(bytes, "early.wat").call("validate", "{}");
     assert.equal(r.trap, "instantiation failed: guest called the host before its memory was exported");
   });
@@ -182,11 +264,16 @@ describe("guest loading and the wapc import functions", () => {
     const trap = warm.call("validate", payload({ probe: "trap" }));
     assert.equal(trap.trapped, true);
     const after = warm.call("validate", payload({}));
-    assert.deepEqual([after.ok, after.trapped, after.trap], [false, true, `instance is unusable after an earlier trap: ${trap.trap}`]);
+    assert.deepEqual(
+      [after.ok, after.trapped, after.trap],
+      [false, true, `instance is unusable after an earlier trap: ${trap.trap}`],
+    );
   });
 
   test("a call reports its wall time and the memory size after it", async () => {
-    const bytes = await watToWasm(guestCall("(drop (memory.grow (i32.const 2))) (call $resp (i32.const 0) (i32.const 0)) (i32.const 1)"));
+    const bytes = await watToWasm(
+      guestCall("(drop (memory.grow (i32.const 2))) (call $resp (i32.const 0) (i32.const 0)) (i32.const 1)"),
+    );
     const r = PolicyModule.fromBytes(bytes, "grow.wat").call("validate", "{}");
     assert.equal(r.ok, true);
     assert.equal(r.memoryBytes, 3 * 65536);
@@ -196,9 +283,14 @@ describe("guest loading and the wapc import functions", () => {
   test("guest buffers must lie inside memory: the bound from both sides, for every import that reads guest memory", async () => {
     const page = 65536;
     const outcome = async (fn: string, ptr: number, len: number) => {
-      const call = fn === "$resp" ? `(call $resp (i32.const ${ptr}) (i32.const ${len})) (i32.const 1)` : `(call ${fn} (i32.const ${ptr}) (i32.const ${len})) (call $resp (i32.const 0) (i32.const 2)) (i32.const 1)`;
+      const call =
+        fn === "$resp"
+          ? `(call $resp (i32.const ${ptr}) (i32.const ${len})) (i32.const 1)`
+          : `(call ${fn} (i32.const ${ptr}) (i32.const ${len})) (call $resp (i32.const 0) (i32.const 2)) (i32.const 1)`;
       const lines: string[] = [];
-      const r = PolicyModule.fromBytes(await watToWasm(guestCall(call)), "buf.wat").call("validate", "{}", { log: (l) => lines.push(l) });
+      const r = PolicyModule.fromBytes(await watToWasm(guestCall(call)), "buf.wat").call("validate", "{}", {
+        log: (l) => lines.push(l),
+      });
       return r.trapped ? r.trap : `ok ${fn === "$resp" ? r.response!.length : fn === "$log" ? lines[0].length : 0}`;
     };
     for (const fn of ["$resp", "$err", "$log"]) {
@@ -213,16 +305,30 @@ describe("guest loading and the wapc import functions", () => {
   });
 
   test("__guest_error text is the error; a 0 return without it gets the host's text", async () => {
-    const withError = await watToWasm(guestCall("(call $err (i32.const 0) (i32.const 4)) (i32.const 0)", '(data (i32.const 0) "oops")'));
+    const withError = await watToWasm(
+      guestCall("(call $err (i32.const 0) (i32.const 4)) (i32.const 0)", '(data (i32.const 0) "oops")'),
+    );
     assert.deepEqual(PolicyModule.fromBytes(withError, "e.wat").call("validate", "{}").error, "oops");
     const silent = await watToWasm(guestCall("(i32.const 0)"));
-    assert.deepEqual(PolicyModule.fromBytes(silent, "s.wat").call("validate", "{}").error, "No error message set for call failure");
+    assert.deepEqual(
+      PolicyModule.fromBytes(silent, "s.wat").call("validate", "{}").error,
+      "No error message set for call failure",
+    );
   });
 
   test("without a host-call handler every host call fails with the host's text", () => {
-    const r = probe.call("validate", JSON.stringify({ request: podRequest(), settings: hostCallsWith(getConfigMap("x"), ["kubewarden", "tracing", "log", {}]) }));
+    const r = probe.call(
+      "validate",
+      JSON.stringify({
+        request: podRequest(),
+        settings: hostCallsWith(getConfigMap("x"), ["kubewarden", "tracing", "log", {}]),
+      }),
+    );
     assert.equal(r.ok, true);
-    assert.equal(JSON.parse(r.response!.toString()).message, "err:host capabilities are not available\nerr:host capabilities are not available");
+    assert.equal(
+      JSON.parse(r.response!.toString()).message,
+      "err:host capabilities are not available\nerr:host capabilities are not available",
+    );
   });
 });
 
@@ -230,15 +336,24 @@ describe("ValidationResponse strictness (serde)", () => {
   const message = (reply: string) => run(replyWith(reply)).response?.status?.message;
 
   test("code 70000 does not fit u16", () => {
-    assert.equal(message('{"accepted":true,"code":70000}'), "internal server error: invalid response from policy: invalid value: integer `70000`, expected u16 at line 1 column 29");
+    assert.equal(
+      message('{"accepted":true,"code":70000}'),
+      "internal server error: invalid response from policy: invalid value: integer `70000`, expected u16 at line 1 column 29",
+    );
   });
 
   test("a non-string warning is rejected", () => {
-    assert.equal(message('{"accepted":true,"warnings":["ok",1]}'), "internal server error: invalid response from policy: invalid type: integer `1`, expected a string at line 1 column 35");
+    assert.equal(
+      message('{"accepted":true,"warnings":["ok",1]}'),
+      "internal server error: invalid response from policy: invalid type: integer `1`, expected a string at line 1 column 35",
+    );
   });
 
   test("a non-string audit annotation value is rejected", () => {
-    assert.match(message('{"accepted":true,"audit_annotations":{"k":true}}')!, /invalid type: boolean `true`, expected a string/);
+    assert.match(
+      message('{"accepted":true,"audit_annotations":{"k":true}}')!,
+      /invalid type: boolean `true`, expected a string/,
+    );
   });
 
   test("missing accepted, wrong types, floats and duplicates are serde errors", () => {
@@ -258,23 +373,49 @@ describe("ValidationResponse strictness (serde)", () => {
   });
 
   test("unknown keys are ignored and null optionals accepted", () => {
-    const r = run(replyWith('{"accepted":false,"message":null,"code":null,"warnings":null,"audit_annotations":null,"mutated_object":null,"extra":[1,{"a":2}]}')).response!;
-    assert.deepEqual(r, { uid: "11111111-2222-3333-4444-555555555555", allowed: false, auditAnnotations: null, warnings: null });
+    const r = run(
+      replyWith(
+        '{"accepted":false,"message":null,"code":null,"warnings":null,"audit_annotations":null,"mutated_object":null,"extra":[1,{"a":2}]}',
+      ),
+    ).response!;
+    assert.deepEqual(r, {
+      uid: "11111111-2222-3333-4444-555555555555",
+      allowed: false,
+      auditAnnotations: null,
+      warnings: null,
+    });
   });
 
   test("kwctl key order and null-ness: auditAnnotations/warnings null when empty", () => {
-    const r = run(replyWith({ accepted: false, message: "no", code: 422, warnings: [], audit_annotations: {} })).response!;
-    assert.equal(JSON.stringify(r), '{"uid":"11111111-2222-3333-4444-555555555555","allowed":false,"status":{"message":"no","code":422},"auditAnnotations":null,"warnings":null}');
+    const r = run(
+      replyWith({ accepted: false, message: "no", code: 422, warnings: [], audit_annotations: {} }),
+    ).response!;
+    assert.equal(
+      JSON.stringify(r),
+      '{"uid":"11111111-2222-3333-4444-555555555555","allowed":false,"status":{"message":"no","code":422},"auditAnnotations":null,"warnings":null}',
+    );
     const w = run(replyWith({ accepted: true, warnings: ["w1"], audit_annotations: { "skip-reason": "x" } })).response!;
-    assert.equal(JSON.stringify(w), '{"uid":"11111111-2222-3333-4444-555555555555","allowed":true,"auditAnnotations":{"skip-reason":"x"},"warnings":["w1"]}');
+    assert.equal(
+      JSON.stringify(w),
+      '{"uid":"11111111-2222-3333-4444-555555555555","allowed":true,"auditAnnotations":{"skip-reason":"x"},"warnings":["w1"]}',
+    );
   });
 
   test("settings responses are strict too", () => {
     const r = validateSettings(probe, { settings: { settings_probe: "reply", settings_reply: '{"valid":1}' } });
     assert.equal(r.valid, false);
-    assert.match(r.message!, /^Error invoking settings validation callback: invalid response from policy: invalid type: integer `1`, expected a boolean/);
-    assert.deepEqual(validateSettings(probe, { settings: { settings_probe: "invalid", message: "engines: bad" } }), { valid: false, message: "engines: bad" });
-    assert.equal(validateSettings(probe, { settings: { settings_probe: "error" } }).message, "Error invoking settings validation callback: Guest call failure: settings exploded");
+    assert.match(
+      r.message!,
+      /^Error invoking settings validation callback: invalid response from policy: invalid type: integer `1`, expected a boolean/,
+    );
+    assert.deepEqual(validateSettings(probe, { settings: { settings_probe: "invalid", message: "engines: bad" } }), {
+      valid: false,
+      message: "engines: bad",
+    });
+    assert.equal(
+      validateSettings(probe, { settings: { settings_probe: "error" } }).message,
+      "Error invoking settings validation callback: Guest call failure: settings exploded",
+    );
   });
 
   test("invalid settings stop the evaluation before validate", () => {
@@ -285,7 +426,12 @@ describe("ValidationResponse strictness (serde)", () => {
 });
 
 describe("mutation → JSONPatch", () => {
-  const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "ns", labels: { a: "1" } }, spec: { containers: [{ name: "c", image: "i" }] } };
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "p", namespace: "ns", labels: { a: "1" } },
+    spec: { containers: [{ name: "c", image: "i" }] },
+  };
 
   test("mutated_object becomes a base64 RFC 6902 patch of request.object", () => {
     const mutated = structuredClone(pod) as typeof pod & { metadata: { annotations?: Record<string, string> } };
@@ -294,10 +440,20 @@ describe("mutation → JSONPatch", () => {
     const r = run(replyWith({ accepted: true, mutated_object: mutated }), {}, podRequest(pod));
     assert.equal(r.response?.patchType, "JSONPatch");
     const ops = decodePatch(r.response!.patch!);
-    assert.deepEqual(new Set(ops.map((o) => `${o.op} ${o.path}`)), new Set(["add /metadata/annotations", "replace /spec/containers/0/image"]));
+    assert.deepEqual(
+      new Set(ops.map((o) => `${o.op} ${o.path}`)),
+      new Set(["add /metadata/annotations", "replace /spec/containers/0/image"]),
+    );
     assert.deepEqual(r.mutatedObject, mutated);
     assert.deepEqual(r.patchOperations, ops);
-    assert.deepEqual(Object.keys(r.response!), ["uid", "allowed", "patchType", "patch", "auditAnnotations", "warnings"]);
+    assert.deepEqual(Object.keys(r.response!), [
+      "uid",
+      "allowed",
+      "patchType",
+      "patch",
+      "auditAnnotations",
+      "warnings",
+    ]);
   });
 
   test("an unchanged mutated_object produces no patch", () => {
@@ -316,28 +472,49 @@ describe("mutation → JSONPatch", () => {
 
 describe("post-processing (admission_response_handler)", () => {
   const pod = { metadata: { name: "p" } };
-  const mutate = replyWith({ accepted: true, warnings: ["w"], mutated_object: { metadata: { name: "p", labels: { x: "y" } } } });
+  const mutate = replyWith({
+    accepted: true,
+    warnings: ["w"],
+    mutated_object: { metadata: { name: "p", labels: { x: "y" } } },
+  });
 
   test("monitor mode accepts, drops patch and status, keeps warnings and audit annotations", () => {
-    const r = run(replyWith({ accepted: false, message: "no", code: 403, warnings: ["w"], audit_annotations: { k: "v" } }), { mode: "monitor" });
-    assert.deepEqual(r.response, { uid: "11111111-2222-3333-4444-555555555555", allowed: true, auditAnnotations: { k: "v" }, warnings: ["w"] });
+    const r = run(
+      replyWith({ accepted: false, message: "no", code: 403, warnings: ["w"], audit_annotations: { k: "v" } }),
+      { mode: "monitor" },
+    );
+    assert.deepEqual(r.response, {
+      uid: "11111111-2222-3333-4444-555555555555",
+      allowed: true,
+      auditAnnotations: { k: "v" },
+      warnings: ["w"],
+    });
     const m = run(mutate, { mode: "monitor" }, podRequest(pod)).response!;
     assert.equal(m.patch, undefined);
     assert.deepEqual(m.warnings, ["w"]);
   });
 
   test("protect mode with mutation not allowed turns a patch into a rejection", () => {
-    const r = run(mutate, { allowedToMutate: false, policyId: "clusterwide-lmcache-injector" }, podRequest(pod)).response!;
+    const r = run(
+      mutate,
+      { allowedToMutate: false, policyId: "clusterwide-lmcache-injector" },
+      podRequest(pod),
+    ).response!;
     assert.equal(r.allowed, false);
     assert.equal(r.patch, undefined);
-    assert.equal(r.status?.message, "Request rejected by policy clusterwide-lmcache-injector. The policy attempted to mutate the request, but it is currently configured to not allow mutations.");
+    assert.equal(
+      r.status?.message,
+      "Request rejected by policy clusterwide-lmcache-injector. The policy attempted to mutate the request, but it is currently configured to not allow mutations.",
+    );
     assert.deepEqual(r.warnings, ["w"]);
     // no patch, no rejection
     assert.equal(run({}, { allowedToMutate: false }).response?.allowed, true);
   });
 
   test("a custom message replaces a rejection's message; the original becomes a cause", () => {
-    const r = run(replyWith({ accepted: false, message: "original", code: 422 }), { customMessage: "custom" }).response!;
+    const r = run(replyWith({ accepted: false, message: "original", code: 422 }), {
+      customMessage: "custom",
+    }).response!;
     assert.deepEqual(r.status, { message: "custom", code: 422, details: { causes: [{ message: "original" }] } });
     assert.equal(run({}, { customMessage: "custom" }).response?.status, undefined);
   });
@@ -345,17 +522,33 @@ describe("post-processing (admission_response_handler)", () => {
 
 describe("host capabilities: gating", () => {
   test("binding must be kubewarden; unknown namespace and operation are errors", () => {
-    assert.deepEqual(hostCallLines(hostCallsWith(["other", "kubernetes", "get_resource", "{}"], ["kubewarden", "oci", "x", "{}"], ["kubewarden", "kubernetes", "list_all_resources", "{}"])), [
-      "err:unknown binding: other", "err:unknown namespace: oci", "err:unknown operation: list_all_resources",
-    ]);
+    assert.deepEqual(
+      hostCallLines(
+        hostCallsWith(
+          ["other", "kubernetes", "get_resource", "{}"],
+          ["kubewarden", "oci", "x", "{}"],
+          ["kubewarden", "kubernetes", "list_all_resources", "{}"],
+        ),
+      ),
+      ["err:unknown binding: other", "err:unknown namespace: oci", "err:unknown operation: list_all_resources"],
+    );
   });
 
   test("capability allow-list: exact denial text; checked before the payload is parsed", () => {
-    const opts = { capabilities: { allowedHostCapabilities: ["kubernetes/list_resources_by_namespace"], contextAwareResources: [CONFIGMAP], cluster: [] } };
-    assert.deepEqual(hostCallLines(hostCallsWith(getConfigMap("x"), ["kubewarden", "kubernetes", "get_resource", "not json"]), opts), [
-      "err:Policy has not been granted access to the 'kubernetes/get_resource' host capability. The violation has been reported.",
-      "err:Policy has not been granted access to the 'kubernetes/get_resource' host capability. The violation has been reported.",
-    ]);
+    const opts = {
+      capabilities: {
+        allowedHostCapabilities: ["kubernetes/list_resources_by_namespace"],
+        contextAwareResources: [CONFIGMAP],
+        cluster: [],
+      },
+    };
+    assert.deepEqual(
+      hostCallLines(hostCallsWith(getConfigMap("x"), ["kubewarden", "kubernetes", "get_resource", "not json"]), opts),
+      [
+        "err:Policy has not been granted access to the 'kubernetes/get_resource' host capability. The violation has been reported.",
+        "err:Policy has not been granted access to the 'kubernetes/get_resource' host capability. The violation has been reported.",
+      ],
+    );
   });
 
   test("allow-list patterns: *, kubernetes/*, exact path; [] denies everything", () => {
@@ -368,38 +561,99 @@ describe("host capabilities: gating", () => {
   });
 
   test("contextAwareResources: exact (apiVersion, kind) match with the exact denial text; empty list (AdmissionPolicy) denies all", () => {
-    const deployment = ["kubewarden", "kubernetes", "get_resource", { api_version: "apps/v1", kind: "Deployment", name: "d", namespace: "ns", disable_cache: false }] as [string, string, string, unknown];
-    const granted = { capabilities: { contextAwareResources: [CONFIGMAP], cluster: [{ ...CONFIGMAP, metadata: { name: "x", namespace: "ns" } }] } };
+    const deployment = [
+      "kubewarden",
+      "kubernetes",
+      "get_resource",
+      { api_version: "apps/v1", kind: "Deployment", name: "d", namespace: "ns", disable_cache: false },
+    ] as [string, string, string, unknown];
+    const granted = {
+      capabilities: {
+        contextAwareResources: [CONFIGMAP],
+        cluster: [{ ...CONFIGMAP, metadata: { name: "x", namespace: "ns" } }],
+      },
+    };
     assert.deepEqual(hostCallLines(hostCallsWith(deployment, getConfigMap("x")), granted), [
       "err:Policy has not been granted access to Kubernetes apps/v1/Deployment resources. The violation has been reported.",
       'ok:{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x","namespace":"ns"}}',
     ]);
-    const list = ["kubewarden", "kubernetes", "list_resources_by_namespace", { api_version: "v1", kind: "ConfigMap", namespace: "ns" }] as [string, string, string, unknown];
-    assert.deepEqual(hostCallLines(hostCallsWith(getConfigMap("x"), list), { capabilities: { contextAwareResources: [], cluster: [] } }), [
-      "err:Policy has not been granted access to Kubernetes v1/ConfigMap resources. The violation has been reported.",
-      "err:Policy has not been granted access to Kubernetes v1/ConfigMap resources. The violation has been reported.",
-    ]);
+    const list = [
+      "kubewarden",
+      "kubernetes",
+      "list_resources_by_namespace",
+      { api_version: "v1", kind: "ConfigMap", namespace: "ns" },
+    ] as [string, string, string, unknown];
+    assert.deepEqual(
+      hostCallLines(hostCallsWith(getConfigMap("x"), list), {
+        capabilities: { contextAwareResources: [], cluster: [] },
+      }),
+      [
+        "err:Policy has not been granted access to Kubernetes v1/ConfigMap resources. The violation has been reported.",
+        "err:Policy has not been granted access to Kubernetes v1/ConfigMap resources. The violation has been reported.",
+      ],
+    );
   });
 
   test("contextAwareResources: a grant of the same kind in another version or another group is no grant", () => {
-    const engine = (apiVersion: string) => ["kubewarden", "kubernetes", "get_resource", { api_version: apiVersion, kind: "LMCacheEngine", name: "cb", namespace: "ns", disable_cache: false }] as [string, string, string, unknown];
-    const list = (apiVersion: string) => ["kubewarden", "kubernetes", "list_resources_all", { api_version: apiVersion, kind: "LMCacheEngine" }] as [string, string, string, unknown];
-    const object = { apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "LMCacheEngine", metadata: { name: "cb", namespace: "ns" } };
-    const denied = (apiVersion: string) => `err:Policy has not been granted access to Kubernetes ${apiVersion}/LMCacheEngine resources. The violation has been reported.`;
+    const engine = (apiVersion: string) =>
+      [
+        "kubewarden",
+        "kubernetes",
+        "get_resource",
+        { api_version: apiVersion, kind: "LMCacheEngine", name: "cb", namespace: "ns", disable_cache: false },
+      ] as [string, string, string, unknown];
+    const list = (apiVersion: string) =>
+      ["kubewarden", "kubernetes", "list_resources_all", { api_version: apiVersion, kind: "LMCacheEngine" }] as [
+        string,
+        string,
+        string,
+        unknown,
+      ];
+    const object = {
+      apiVersion: "lmcache.lmcache.ai/v1alpha1",
+      kind: "LMCacheEngine",
+      metadata: { name: "cb", namespace: "ns" },
+    };
+    const denied = (apiVersion: string) =>
+      `err:Policy has not been granted access to Kubernetes ${apiVersion}/LMCacheEngine resources. The violation has been reported.`;
     for (const grant of ["lmcache.lmcache.ai/v1beta1", "other.lmcache.ai/v1alpha1", "v1alpha1"]) {
-      const opts = { capabilities: { contextAwareResources: [{ apiVersion: grant, kind: "LMCacheEngine" }], cluster: [object] } };
-      assert.deepEqual(hostCallLines(hostCallsWith(engine("lmcache.lmcache.ai/v1alpha1"), list("lmcache.lmcache.ai/v1alpha1")), opts),
-        [denied("lmcache.lmcache.ai/v1alpha1"), denied("lmcache.lmcache.ai/v1alpha1")], grant);
+      const opts = {
+        capabilities: { contextAwareResources: [{ apiVersion: grant, kind: "LMCacheEngine" }], cluster: [object] },
+      };
+      assert.deepEqual(
+        hostCallLines(hostCallsWith(engine("lmcache.lmcache.ai/v1alpha1"), list("lmcache.lmcache.ai/v1alpha1")), opts),
+        [denied("lmcache.lmcache.ai/v1alpha1"), denied("lmcache.lmcache.ai/v1alpha1")],
+        grant,
+      );
     }
     // the exact grant answers (the other side of the same check)
-    const exact = { capabilities: { contextAwareResources: [{ apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "LMCacheEngine" }], cluster: [object] } };
-    assert.deepEqual(hostCallLines(hostCallsWith(engine("lmcache.lmcache.ai/v1alpha1")), exact), [`ok:${JSON.stringify(object)}`]);
+    const exact = {
+      capabilities: {
+        contextAwareResources: [{ apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "LMCacheEngine" }],
+        cluster: [object],
+      },
+    };
+    assert.deepEqual(hostCallLines(hostCallsWith(engine("lmcache.lmcache.ai/v1alpha1")), exact), [
+      `ok:${JSON.stringify(object)}`,
+    ]);
   });
 
   test("contextAwareResources: a grant of another kind in the same apiVersion is no grant either", () => {
-    const secret = ["kubewarden", "kubernetes", "get_resource", { api_version: "v1", kind: "Secret", name: "x", namespace: "ns", disable_cache: false }] as [string, string, string, unknown];
-    const opts = { capabilities: { contextAwareResources: [CONFIGMAP], cluster: [{ apiVersion: "v1", kind: "Secret", metadata: { name: "x", namespace: "ns" } }] } };
-    assert.deepEqual(hostCallLines(hostCallsWith(secret), opts), ["err:Policy has not been granted access to Kubernetes v1/Secret resources. The violation has been reported."]);
+    const secret = [
+      "kubewarden",
+      "kubernetes",
+      "get_resource",
+      { api_version: "v1", kind: "Secret", name: "x", namespace: "ns", disable_cache: false },
+    ] as [string, string, string, unknown];
+    const opts = {
+      capabilities: {
+        contextAwareResources: [CONFIGMAP],
+        cluster: [{ apiVersion: "v1", kind: "Secret", metadata: { name: "x", namespace: "ns" } }],
+      },
+    };
+    assert.deepEqual(hostCallLines(hostCallsWith(secret), opts), [
+      "err:Policy has not been granted access to Kubernetes v1/Secret resources. The violation has been reported.",
+    ]);
   });
 
   test("a `ns/*` pattern covers exactly that namespace", () => {
@@ -410,14 +664,23 @@ describe("host capabilities: gating", () => {
 
   test("each payload is parsed as its own serde struct (named in the error)", () => {
     const opts = { capabilities: { contextAwareResources: [CONFIGMAP], cluster: [] } };
-    const calls = ["get_resource", "list_resources_by_namespace", "list_resources_all", "can_i"].map((op) => ["kubewarden", "kubernetes", op, "1"] as [string, string, string, unknown]);
-    assert.deepEqual(hostCallLines(hostCallsWith(...calls), opts), ["GetResourceRequest", "ListResourcesByNamespaceRequest", "ListAllResourcesRequest", "CanIRequest"]
-      .map((name) => `err:invalid type: integer \`1\`, expected struct ${name} at line 1 column 1`));
+    const calls = ["get_resource", "list_resources_by_namespace", "list_resources_all", "can_i"].map(
+      (op) => ["kubewarden", "kubernetes", op, "1"] as [string, string, string, unknown],
+    );
+    assert.deepEqual(
+      hostCallLines(hostCallsWith(...calls), opts),
+      ["GetResourceRequest", "ListResourcesByNamespaceRequest", "ListAllResourcesRequest", "CanIRequest"].map(
+        (name) => `err:invalid type: integer \`1\`, expected struct ${name} at line 1 column 1`,
+      ),
+    );
   });
 
   test("tracing has only `log`; its payloads are kept in order", () => {
     const h = new HostCapabilities();
-    assert.deepEqual(h.handler("kubewarden", "tracing", "warn", Buffer.from("{}")), { ok: false, error: "unknown operation: warn" });
+    assert.deepEqual(h.handler("kubewarden", "tracing", "warn", Buffer.from("{}")), {
+      ok: false,
+      error: "unknown operation: warn",
+    });
     assert.deepEqual(h.logs, []);
     h.handler("kubewarden", "tracing", "log", Buffer.from("a"));
     h.handler("kubewarden", "tracing", "log", Buffer.from("b"));
@@ -425,15 +688,27 @@ describe("host capabilities: gating", () => {
   });
 
   test("tracing/log is never gated, returns an empty body and is not recorded", () => {
-    const r = run(hostCallsWith(["kubewarden", "tracing", "log", { level: "info", message: "hi" }]), { capabilities: { allowedHostCapabilities: [] } });
+    const r = run(hostCallsWith(["kubewarden", "tracing", "log", { level: "info", message: "hi" }]), {
+      capabilities: { allowedHostCapabilities: [] },
+    });
     assert.equal(r.response?.status?.message, "ok:");
     assert.deepEqual(r.hostCalls, []);
   });
 
   test("payloads are parsed strictly: disable_cache is a required bool", () => {
     const opts = { capabilities: { contextAwareResources: [CONFIGMAP], cluster: [] } };
-    const noCache = ["kubewarden", "kubernetes", "get_resource", '{"api_version":"v1","kind":"ConfigMap","name":"x","namespace":"ns"}'] as [string, string, string, unknown];
-    const badCache = ["kubewarden", "kubernetes", "get_resource", '{"api_version":"v1","kind":"ConfigMap","name":"x","namespace":"ns","disable_cache":"no"}'] as [string, string, string, unknown];
+    const noCache = [
+      "kubewarden",
+      "kubernetes",
+      "get_resource",
+      '{"api_version":"v1","kind":"ConfigMap","name":"x","namespace":"ns"}',
+    ] as [string, string, string, unknown];
+    const badCache = [
+      "kubewarden",
+      "kubernetes",
+      "get_resource",
+      '{"api_version":"v1","kind":"ConfigMap","name":"x","namespace":"ns","disable_cache":"no"}',
+    ] as [string, string, string, unknown];
     assert.deepEqual(hostCallLines(hostCallsWith(noCache, badCache), opts), [
       "err:missing field `disable_cache` at line 1 column 67",
       'err:invalid type: string "no", expected a boolean at line 1 column 87',
@@ -441,13 +716,16 @@ describe("host capabilities: gating", () => {
   });
 
   test("without a replay session or cluster objects there is no kube client (kwctl's text, with the callback prefix)", () => {
-    assert.deepEqual(hostCallLines(hostCallsWith(getConfigMap("x")), { capabilities: { contextAwareResources: [CONFIGMAP] } }),
-      ["err:Callback evaluation failure: kube::Client was not initialized properly"]);
+    assert.deepEqual(
+      hostCallLines(hostCallsWith(getConfigMap("x")), { capabilities: { contextAwareResources: [CONFIGMAP] } }),
+      ["err:Callback evaluation failure: kube::Client was not initialized properly"],
+    );
   });
 });
 
 describe("host capabilities: replay sessions", () => {
-  const session = parseReplaySession(`
+  const session = parseReplaySession(
+    `
 - type: Exchange
   request: |
     !KubernetesGetResource
@@ -480,9 +758,21 @@ describe("host capabilities: replay sessions", () => {
   response:
     type: Success
     payload: '{"items":[]}'
-`, "inline");
-  const opts = { capabilities: { contextAwareResources: [CONFIGMAP, { apiVersion: "inferencecache.io/v1alpha1", kind: "CacheBackend" }], replay: session } };
-  const listBackends = ["kubewarden", "kubernetes", "list_resources_by_namespace", { api_version: "inferencecache.io/v1alpha1", kind: "CacheBackend", namespace: "ns" }] as [string, string, string, unknown];
+`,
+    "inline",
+  );
+  const opts = {
+    capabilities: {
+      contextAwareResources: [CONFIGMAP, { apiVersion: "inferencecache.io/v1alpha1", kind: "CacheBackend" }],
+      replay: session,
+    },
+  };
+  const listBackends = [
+    "kubewarden",
+    "kubernetes",
+    "list_resources_by_namespace",
+    { api_version: "inferencecache.io/v1alpha1", kind: "CacheBackend", namespace: "ns" },
+  ] as [string, string, string, unknown];
 
   test("exchanges replay in order; absent Option keys equal null; Error responses reach the guest with kwctl's prefix", () => {
     const r = run(hostCallsWith(getConfigMap("first"), getConfigMap("second"), listBackends), opts);
@@ -511,9 +801,19 @@ describe("host capabilities: replay sessions", () => {
   });
 
   test("a request that differs in any field (even disable_cache or field_masks) is a mismatch", () => {
-    const first = (extra: Record<string, unknown>, namespace: string | null = "ns") => hostCallLines(hostCallsWith(getConfigMap("first", namespace, extra)), opts)[0];
-    assert.equal(first({ disable_cache: true }), mismatch(debugGet("first"), debugGet("first", 'Some("ns")', "disable_cache: true, field_masks: None")));
-    assert.equal(first({ field_masks: ["metadata.name", "data"] }), mismatch(debugGet("first"), debugGet("first", 'Some("ns")', 'disable_cache: false, field_masks: Some({"data", "metadata.name"})')));
+    const first = (extra: Record<string, unknown>, namespace: string | null = "ns") =>
+      hostCallLines(hostCallsWith(getConfigMap("first", namespace, extra)), opts)[0];
+    assert.equal(
+      first({ disable_cache: true }),
+      mismatch(debugGet("first"), debugGet("first", 'Some("ns")', "disable_cache: true, field_masks: None")),
+    );
+    assert.equal(
+      first({ field_masks: ["metadata.name", "data"] }),
+      mismatch(
+        debugGet("first"),
+        debugGet("first", 'Some("ns")', 'disable_cache: false, field_masks: Some({"data", "metadata.name"})'),
+      ),
+    );
     assert.equal(first({}, null), mismatch(debugGet("first"), debugGet("first", "None")));
     assert.equal(first({}), 'ok:{"kind":"ConfigMap","metadata":{"name":"first"}}');
   });
@@ -521,27 +821,49 @@ describe("host capabilities: replay sessions", () => {
   test("leftover exchanges only warn; an exhausted session is kwctl's empty-list error", () => {
     const r = run(hostCallsWith(getConfigMap("first")), opts);
     assert.deepEqual(r.hostWarnings, ["replay session: 2 recorded exchange(s) were not used by the policy"]);
-    const empty = hostCallLines(hostCallsWith(getConfigMap("first")), { capabilities: { contextAwareResources: [CONFIGMAP], replay: [] } });
+    const empty = hostCallLines(hostCallsWith(getConfigMap("first")), {
+      capabilities: { contextAwareResources: [CONFIGMAP], replay: [] },
+    });
     assert.deepEqual(empty, ["err:Callback evaluation failure: the list of recorded responses is empty"]);
-    const past = hostCallLines(hostCallsWith(getConfigMap("first"), getConfigMap("second"), listBackends, listBackends), opts);
+    const past = hostCallLines(
+      hostCallsWith(getConfigMap("first"), getConfigMap("second"), listBackends, listBackends),
+      opts,
+    );
     assert.equal(past[3], "err:Callback evaluation failure: the list of recorded responses is empty");
   });
 
   test("gated calls never reach the session", () => {
-    const r = run(hostCallsWith(getConfigMap("first")), { capabilities: { ...opts.capabilities, allowedHostCapabilities: [] } });
+    const r = run(hostCallsWith(getConfigMap("first")), {
+      capabilities: { ...opts.capabilities, allowedHostCapabilities: [] },
+    });
     assert.match(r.response!.status!.message!, /host capability/);
     assert.deepEqual(r.hostWarnings, ["replay session: 3 recorded exchange(s) were not used by the policy"]);
   });
 
   test("malformed sessions are rejected with the exchange number", () => {
-    assert.throws(() => parseReplaySession("- type: Exchange\n  request: '!Nope\n    a: 1'\n  response: {type: Success, payload: ''}\n", "s.yml"), /s\.yml: exchange 1:/);
-    assert.throws(() => parseReplaySession("- type: Exchange\n  request: '!KubernetesGetResource {}'\n  response: {type: Success}\n", "s.yml"), /exchange 1: response must be/);
+    assert.throws(
+      () =>
+        parseReplaySession(
+          "- type: Exchange\n  request: '!Nope\n    a: 1'\n  response: {type: Success, payload: ''}\n",
+          "s.yml",
+        ),
+      /s\.yml: exchange 1:/,
+    );
+    assert.throws(
+      () =>
+        parseReplaySession(
+          "- type: Exchange\n  request: '!KubernetesGetResource {}'\n  response: {type: Success}\n",
+          "s.yml",
+        ),
+      /exchange 1: response must be/,
+    );
     assert.throws(() => parseReplaySession("a: 1", "s.yml"), /must be a YAML list/);
   });
 });
 
 describe("host capabilities: cluster objects", () => {
-  const cluster = parseClusterObjects(`
+  const cluster = parseClusterObjects(
+    `
 apiVersion: v1
 kind: ConfigMap
 metadata: {name: cb, namespace: ns, managedFields: [{manager: kubectl}], unknownMetaKey: x}
@@ -560,12 +882,34 @@ spec: {replicas: 2.0, big: 2.56e2, count: 3}
 - apiVersion: v1
   kind: Namespace
   metadata: {name: ns}
-`, "inline");
-  const opts = { capabilities: { contextAwareResources: [CONFIGMAP, { apiVersion: "inferencecache.io/v1alpha1", kind: "CacheBackend" }, { apiVersion: "v1", kind: "Namespace" }], cluster } };
-  const list = (extra: Record<string, unknown> = {}) => ["kubewarden", "kubernetes", "list_resources_by_namespace", { api_version: "inferencecache.io/v1alpha1", kind: "CacheBackend", namespace: "ns", ...extra }] as [string, string, string, unknown];
+`,
+    "inline",
+  );
+  const opts = {
+    capabilities: {
+      contextAwareResources: [
+        CONFIGMAP,
+        { apiVersion: "inferencecache.io/v1alpha1", kind: "CacheBackend" },
+        { apiVersion: "v1", kind: "Namespace" },
+      ],
+      cluster,
+    },
+  };
+  const list = (extra: Record<string, unknown> = {}) =>
+    [
+      "kubewarden",
+      "kubernetes",
+      "list_resources_by_namespace",
+      { api_version: "inferencecache.io/v1alpha1", kind: "CacheBackend", namespace: "ns", ...extra },
+    ] as [string, string, string, unknown];
 
   const getNamespace = (namespace: string | null, name = "ns") =>
-    ["kubewarden", "kubernetes", "get_resource", { api_version: "v1", kind: "Namespace", name, namespace, disable_cache: true }] as [string, string, string, unknown];
+    [
+      "kubewarden",
+      "kubernetes",
+      "get_resource",
+      { api_version: "v1", kind: "Namespace", name, namespace, disable_cache: true },
+    ] as [string, string, string, unknown];
 
   test("get_resource answers a DynamicObject's bytes: apiVersion, kind, metadata (managedFields kept), the rest sorted, floats kept", () => {
     assert.deepEqual(hostCallLines(hostCallsWith(getConfigMap("cb"), getNamespace(null)), opts), [
@@ -576,56 +920,124 @@ spec: {replicas: 2.0, big: 2.56e2, count: 3}
   });
 
   test("scope: a cluster-scoped kind ignores the namespace asked for; a namespaced kind needs one", () => {
-    assert.deepEqual(hostCallLines(hostCallsWith(getNamespace("anything"), getNamespace("anything", "missing"), getConfigMap("cb", null)), opts), [
-      'ok:{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ns"}}',
-      "err:Callback evaluation failure: Cannot find v1/Namespace named 'missing' inside of namespace 'Some(\"anything\")'",
-      "err:Callback evaluation failure: Resource v1/ConfigMap is namespaced, but no namespace was provided",
+    assert.deepEqual(
+      hostCallLines(
+        hostCallsWith(getNamespace("anything"), getNamespace("anything", "missing"), getConfigMap("cb", null)),
+        opts,
+      ),
+      [
+        'ok:{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ns"}}',
+        "err:Callback evaluation failure: Cannot find v1/Namespace named 'missing' inside of namespace 'Some(\"anything\")'",
+        "err:Callback evaluation failure: Resource v1/ConfigMap is namespaced, but no namespace was provided",
+      ],
+    );
+    const listNamespaces = [
+      "kubewarden",
+      "kubernetes",
+      "list_resources_by_namespace",
+      { api_version: "v1", kind: "Namespace", namespace: "ns" },
+    ] as [string, string, string, unknown];
+    assert.deepEqual(hostCallLines(hostCallsWith(listNamespaces), opts), [
+      "err:Callback evaluation failure: resource v1/Namespace is cluster wide. Cannot search for it inside of a namespace",
     ]);
-    const listNamespaces = ["kubewarden", "kubernetes", "list_resources_by_namespace", { api_version: "v1", kind: "Namespace", namespace: "ns" }] as [string, string, string, unknown];
-    assert.deepEqual(hostCallLines(hostCallsWith(listNamespaces), opts),
-      ["err:Callback evaluation failure: resource v1/Namespace is cluster wide. Cannot search for it inside of a namespace"]);
   });
 
-  test("not found: the host's text with Some(\"ns\") or None", () => {
-    const noObjects = { capabilities: { contextAwareResources: [{ apiVersion: "v1", kind: "Node" }, CONFIGMAP], cluster } };
-    const node = ["kubewarden", "kubernetes", "get_resource", { api_version: "v1", kind: "Node", name: "n1", namespace: null, disable_cache: false }] as [string, string, string, unknown];
-    assert.deepEqual(hostCallLines(hostCallsWith(getConfigMap("missing"), getConfigMap("cb", "elsewhere"), node), noObjects), [
-      "err:Callback evaluation failure: Cannot find v1/ConfigMap named 'missing' inside of namespace 'Some(\"ns\")'",
-      "err:Callback evaluation failure: Cannot find v1/ConfigMap named 'cb' inside of namespace 'Some(\"elsewhere\")'",
-      "err:Callback evaluation failure: Cannot find v1/Node named 'n1' inside of namespace 'None'",
-    ]);
+  test('not found: the host\'s text with Some("ns") or None', () => {
+    const noObjects = {
+      capabilities: { contextAwareResources: [{ apiVersion: "v1", kind: "Node" }, CONFIGMAP], cluster },
+    };
+    const node = [
+      "kubewarden",
+      "kubernetes",
+      "get_resource",
+      { api_version: "v1", kind: "Node", name: "n1", namespace: null, disable_cache: false },
+    ] as [string, string, string, unknown];
+    assert.deepEqual(
+      hostCallLines(hostCallsWith(getConfigMap("missing"), getConfigMap("cb", "elsewhere"), node), noObjects),
+      [
+        "err:Callback evaluation failure: Cannot find v1/ConfigMap named 'missing' inside of namespace 'Some(\"ns\")'",
+        "err:Callback evaluation failure: Cannot find v1/ConfigMap named 'cb' inside of namespace 'Some(\"elsewhere\")'",
+        "err:Callback evaluation failure: Cannot find v1/Node named 'n1' inside of namespace 'None'",
+      ],
+    );
   });
 
   test("list_resources_by_namespace returns a Kubernetes List filtered by namespace and label selector", () => {
-    const lines = hostCallLines(hostCallsWith(list(), list({ label_selector: "tier=fast" }), list({ label_selector: "tier!=fast" }), list({ label_selector: "tier in (fast,slow),!missing" })), opts);
-    const names = (line: string) => (JSON.parse(line.slice(3)) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name);
+    const lines = hostCallLines(
+      hostCallsWith(
+        list(),
+        list({ label_selector: "tier=fast" }),
+        list({ label_selector: "tier!=fast" }),
+        list({ label_selector: "tier in (fast,slow),!missing" }),
+      ),
+      opts,
+    );
+    const names = (line: string) =>
+      (JSON.parse(line.slice(3)) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name);
     // reflector-cached items: managedFields emptied, annotations present, last-applied dropped
-    assert.equal(lines[0], 'ok:{"apiVersion":"inferencecache.io/v1alpha1","kind":"CacheBackendList","metadata":{},"items":[' +
-      '{"apiVersion":"inferencecache.io/v1alpha1","kind":"CacheBackend","metadata":{"annotations":{"note":"kept"},"labels":{"tier":"fast"},"managedFields":[],"name":"a","namespace":"ns"}},' +
-      '{"apiVersion":"inferencecache.io/v1alpha1","kind":"CacheBackend","metadata":{"annotations":{},"labels":{"tier":"slow"},"managedFields":[],"name":"b","namespace":"ns"}}]}');
+    assert.equal(
+      lines[0],
+      'ok:{"apiVersion":"inferencecache.io/v1alpha1","kind":"CacheBackendList","metadata":{},"items":[' +
+        '{"apiVersion":"inferencecache.io/v1alpha1","kind":"CacheBackend","metadata":{"annotations":{"note":"kept"},"labels":{"tier":"fast"},"managedFields":[],"name":"a","namespace":"ns"}},' +
+        '{"apiVersion":"inferencecache.io/v1alpha1","kind":"CacheBackend","metadata":{"annotations":{},"labels":{"tier":"slow"},"managedFields":[],"name":"b","namespace":"ns"}}]}',
+    );
     assert.deepEqual(names(lines[1]), ["a"]);
     assert.deepEqual(names(lines[2]), ["b"]);
     assert.deepEqual(names(lines[3]), ["a", "b"]);
   });
 
   test("list_resources_all spans namespaces", () => {
-    const all = ["kubewarden", "kubernetes", "list_resources_all", { api_version: "inferencecache.io/v1alpha1", kind: "CacheBackend" }] as [string, string, string, unknown];
+    const all = [
+      "kubewarden",
+      "kubernetes",
+      "list_resources_all",
+      { api_version: "inferencecache.io/v1alpha1", kind: "CacheBackend" },
+    ] as [string, string, string, unknown];
     const line = hostCallLines(hostCallsWith(all), opts)[0];
     assert.deepEqual((JSON.parse(line.slice(3)) as { items: unknown[] }).items.length, 3);
   });
 
   test("field_masks: an empty list is no mask; a non-empty one is refused", () => {
-    assert.deepEqual(hostCallLines(hostCallsWith(getConfigMap("cb", "ns", { field_masks: [] }), getConfigMap("cb", "ns", { field_masks: ["data"] })), opts), [
-      'ok:{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cb","namespace":"ns"},"data":{"k":"v"}}',
-      "err:cluster objects: field_masks are not supported by this host",
-    ]);
+    assert.deepEqual(
+      hostCallLines(
+        hostCallsWith(
+          getConfigMap("cb", "ns", { field_masks: [] }),
+          getConfigMap("cb", "ns", { field_masks: ["data"] }),
+        ),
+        opts,
+      ),
+      [
+        'ok:{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cb","namespace":"ns"},"data":{"k":"v"}}',
+        "err:cluster objects: field_masks are not supported by this host",
+      ],
+    );
   });
 
   test("can_i needs a replay session; a session answers it with the review recorded as `request`", () => {
-    const review = { user: "alice", groups: null, resource_attributes: { group: null, name: null, namespace: "ns", resource: "pods", subresource: null, verb: "get", version: null } };
-    const canI = ["kubewarden", "kubernetes", "can_i", { subject_access_review: review, disable_cache: true }] as [string, string, string, unknown];
-    assert.deepEqual(hostCallLines(hostCallsWith(canI), opts), ["err:cluster objects cannot answer kubernetes/can_i; use a replay session"]);
-    const session = parseReplaySession(`
+    const review = {
+      user: "alice",
+      groups: null,
+      resource_attributes: {
+        group: null,
+        name: null,
+        namespace: "ns",
+        resource: "pods",
+        subresource: null,
+        verb: "get",
+        version: null,
+      },
+    };
+    const canI = ["kubewarden", "kubernetes", "can_i", { subject_access_review: review, disable_cache: true }] as [
+      string,
+      string,
+      string,
+      unknown,
+    ];
+    assert.deepEqual(hostCallLines(hostCallsWith(canI), opts), [
+      "err:cluster objects cannot answer kubernetes/can_i; use a replay session",
+    ]);
+    const session = parseReplaySession(
+      `
 - type: Exchange
   request: |
     !KubernetesCanI
@@ -634,16 +1046,26 @@ spec: {replicas: 2.0, big: 2.56e2, count: 3}
   response:
     type: Success
     payload: '{"allowed":true}'
-`, "s.yml");
-    assert.deepEqual(hostCallLines(hostCallsWith(canI), { capabilities: { replay: session } }), ['ok:{"allowed":true}']);
+`,
+      "s.yml",
+    );
+    assert.deepEqual(hostCallLines(hostCallsWith(canI), { capabilities: { replay: session } }), [
+      'ok:{"allowed":true}',
+    ]);
   });
 
   test("a replay session and cluster objects cannot be combined", () => {
-    assert.throws(() => new HostCapabilities({ replay: [], cluster: [] }), /^Error: host capabilities: use either a replay session or cluster objects, not both$/);
+    assert.throws(
+      () => new HostCapabilities({ replay: [], cluster: [] }),
+      /^Error: host capabilities: use either a replay session or cluster objects, not both$/,
+    );
   });
 
   test("objects need apiVersion, kind and metadata.name", () => {
-    assert.throws(() => parseClusterObjects("- kind: ConfigMap\n", "c.yml"), /c\.yml: object 1 needs apiVersion, kind and metadata.name/);
+    assert.throws(
+      () => parseClusterObjects("- kind: ConfigMap\n", "c.yml"),
+      /c\.yml: object 1 needs apiVersion, kind and metadata.name/,
+    );
   });
 });
 
@@ -675,26 +1097,48 @@ describe("inputs", () => {
   });
 
   test("AdmissionReview is unwrapped; nulls are dropped", () => {
-    const req = toAdmissionRequest({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request: { ...podRequest(), oldObject: null } }, "r.json");
+    const req = toAdmissionRequest(
+      { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request: { ...podRequest(), oldObject: null } },
+      "r.json",
+    );
     assert.equal(req.uid, "11111111-2222-3333-4444-555555555555");
     assert.equal("oldObject" in req, false);
   });
 
   test("a plain manifest is wrapped into a CREATE request", () => {
-    const req = toAdmissionRequest({ apiVersion: "inferencecache.io/v1alpha1", kind: "CacheBackend", metadata: { name: "b", namespace: "team" } }, "m.yml");
+    const req = toAdmissionRequest(
+      { apiVersion: "inferencecache.io/v1alpha1", kind: "CacheBackend", metadata: { name: "b", namespace: "team" } },
+      "m.yml",
+    );
     assert.deepEqual(req, {
       uid: MANIFEST_REQUEST_UID,
       kind: { group: "inferencecache.io", version: "v1alpha1", kind: "CacheBackend" },
       resource: { group: "inferencecache.io", version: "v1alpha1", resource: "cachebackends" },
-      operation: "CREATE", userInfo: {}, name: "b", namespace: "team",
-      object: { apiVersion: "inferencecache.io/v1alpha1", kind: "CacheBackend", metadata: { name: "b", namespace: "team" } },
+      operation: "CREATE",
+      userInfo: {},
+      name: "b",
+      namespace: "team",
+      object: {
+        apiVersion: "inferencecache.io/v1alpha1",
+        kind: "CacheBackend",
+        metadata: { name: "b", namespace: "team" },
+      },
     });
-    assert.deepEqual(["Pod", "Policy", "Ingress", "Gateway", "LMCacheEngine"].map(pluralResource), ["pods", "policies", "ingresses", "gateways", "lmcacheengines"]);
+    assert.deepEqual(["Pod", "Policy", "Ingress", "Gateway", "LMCacheEngine"].map(pluralResource), [
+      "pods",
+      "policies",
+      "ingresses",
+      "gateways",
+      "lmcacheengines",
+    ]);
   });
 
   test("a bare request missing a required key is kwctl's one-line error", () => {
     const { userInfo: _u, ...noUser } = podRequest();
-    assert.throws(() => toAdmissionRequest(noUser, "r.json"), /^Error: cannot build AdmissionRequest object from r\.json: missing field `userInfo`$/);
+    assert.throws(
+      () => toAdmissionRequest(noUser, "r.json"),
+      /^Error: cannot build AdmissionRequest object from r\.json: missing field `userInfo`$/,
+    );
   });
 
   test("metadata contextAwareResources come from the io.kubewarden.metadata section", () => {
@@ -708,20 +1152,35 @@ describe("cases runner", () => {
   test("every unmet expectation is reported precisely", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-cases-"));
     fs.writeFileSync(path.join(dir, "request.json"), JSON.stringify(podRequest({ metadata: { name: "p" } })));
-    fs.writeFileSync(path.join(dir, "settings.json"), JSON.stringify(replyWith({ accepted: true, warnings: ["w"], mutated_object: { metadata: { name: "p", annotations: { a: "1" } } } })));
-    fs.writeFileSync(path.join(dir, "expected.json"), JSON.stringify({ metadata: { name: "p", annotations: { a: "2" } } }));
-    const [c] = parseCases(`
+    fs.writeFileSync(
+      path.join(dir, "settings.json"),
+      JSON.stringify(
+        replyWith({
+          accepted: true,
+          warnings: ["w"],
+          mutated_object: { metadata: { name: "p", annotations: { a: "1" } } },
+        }),
+      ),
+    );
+    fs.writeFileSync(
+      path.join(dir, "expected.json"),
+      JSON.stringify({ metadata: { name: "p", annotations: { a: "2" } } }),
+    );
+    const [c] = parseCases(
+      `
 - name: wrong-everything
   request: request.json
   settings: settings.json
   expect: {allowed: false, mutated: false, object: expected.json, code: 400, message: "x", warnings: [], auditAnnotations: {k: v}, annotations: {a: null, b: "2"}}
-`, "cases.yml");
+`,
+      "cases.yml",
+    );
     const r = runCase("fixture", probe, c, dir);
     assert.equal(r.ok, false);
     assert.deepEqual(r.failures, [
       "allowed: expected false, got true",
       "mutated: expected false, got true (add /metadata/annotations)",
-      "object (expected.json) differs at /metadata/annotations/a: expected \"2\", got \"1\"",
+      'object (expected.json) differs at /metadata/annotations/a: expected "2", got "1"',
       "code: expected 400, got none",
       'message: expected "x", got null',
       "warnings differ at /: expected 0 items, got 1",
@@ -735,8 +1194,14 @@ describe("cases runner", () => {
   test("cases run like a ClusterAdmissionPolicy built from the metadata: mutating false rejects a patch", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-cases-"));
     fs.writeFileSync(path.join(dir, "request.json"), JSON.stringify(podRequest({ metadata: { name: "p" } })));
-    fs.writeFileSync(path.join(dir, "settings.json"), JSON.stringify(replyWith({ accepted: true, mutated_object: { metadata: { name: "q" } } })));
-    const [c] = parseCases("- name: mutates\n  request: request.json\n  settings: settings.json\n  expect: {allowed: true, mutated: true}\n", "cases.yml");
+    fs.writeFileSync(
+      path.join(dir, "settings.json"),
+      JSON.stringify(replyWith({ accepted: true, mutated_object: { metadata: { name: "q" } } })),
+    );
+    const [c] = parseCases(
+      "- name: mutates\n  request: request.json\n  settings: settings.json\n  expect: {allowed: true, mutated: true}\n",
+      "cases.yml",
+    );
     const validator = PolicyModule.fromFile(annotatedProbePath({ ...PROBE_METADATA, mutating: false }));
     const r = runCase("probe-validator", validator, c, dir);
     assert.deepEqual(r.failures, [
@@ -747,10 +1212,23 @@ describe("cases runner", () => {
   });
 
   test("cases.yml is checked strictly", () => {
-    assert.throws(() => parseCases("- name: a\n  request: r.json\n  expect: {allowed: true}\n  bogus: 1\n", "c.yml"), /c\.yml: case 1 \(a\): unknown key `bogus`/);
-    assert.throws(() => parseCases("- name: a\n  request: r.json\n  expect: {allowed: true}\n- name: a\n  request: r.json\n  expect: {allowed: true}\n", "c.yml"), /duplicate name/);
+    assert.throws(
+      () => parseCases("- name: a\n  request: r.json\n  expect: {allowed: true}\n  bogus: 1\n", "c.yml"),
+      /c\.yml: case 1 \(a\): unknown key `bogus`/,
+    );
+    assert.throws(
+      () =>
+        parseCases(
+          "- name: a\n  request: r.json\n  expect: {allowed: true}\n- name: a\n  request: r.json\n  expect: {allowed: true}\n",
+          "c.yml",
+        ),
+      /duplicate name/,
+    );
     assert.throws(() => parseCases("- name: a\n  expect: {allowed: true}\n", "c.yml"), /needs request/);
-    assert.throws(() => parseCases("- name: a\n  operation: validate_settings\n  expect: {allowed: true}\n", "c.yml"), /expect.valid is required/);
+    assert.throws(
+      () => parseCases("- name: a\n  operation: validate_settings\n  expect: {allowed: true}\n", "c.yml"),
+      /expect.valid is required/,
+    );
   });
 
   test("a missing input file fails the case with one line instead of throwing", () => {

@@ -6,7 +6,14 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { discoverPolicies } from "../tools/bench/policies";
-import { growTo, HOSTILE_REQUEST_BYTES, HOSTILE_TARGETS, hostileShapes, KNOWN_OVER_BUDGET, runHostile } from "../tools/bench/hostile";
+import {
+  growTo,
+  HOSTILE_REQUEST_BYTES,
+  HOSTILE_TARGETS,
+  hostileShapes,
+  KNOWN_OVER_BUDGET,
+  runHostile,
+} from "../tools/bench/hostile";
 
 /** The CI budget: the issue's 10× with room for a loaded machine. */
 const CI_RATIO_BUDGET = 25;
@@ -34,21 +41,34 @@ describe("hostile shapes", () => {
 
 describe("every built policy on hostile shapes", () => {
   const { targets } = discoverPolicies();
-  test("bounded output for every shape; memory and cost within the CI budget", { skip: targets.length === 0 ? "no built policy" : false }, () => {
-    const report = runHostile({ iterations: 5, timed: (s) => !known(s.policy, s.name) });
-    assert.ok(report.results.length >= 18, `${report.results.length} results`);
-    for (const r of report.results) {
-      const id = `${r.policy}/${r.shape}`;
-      assert.equal(r.error, undefined, `${id}: ${r.error}`);
-      // what the user reads: message + warnings + audit annotations
-      assert.ok(r.outputBytes <= HOSTILE_TARGETS.outputBytes, `${id} says ${r.outputBytes} bytes`);
-      if (known(r.policy, r.shape)) continue;
-      assert.ok((r.memoryBytes ?? Infinity) <= HOSTILE_TARGETS.memoryBytes, `${id}: ${r.memoryBytes} bytes of linear memory`);
-      assert.ok(r.cpuRatio !== undefined && r.cpuRatio <= CI_RATIO_BUDGET, `${id}: ${r.cpuRatio}x the no-logic guest in CPU time (wall median ${r.ratio}x)`);
-    }
-    // the shapes that echo a value say little: each echoed value is shortened to 1 KiB
-    const echo = report.results.filter((r) => /pull-policy|engine-reference|container-name|bad-pull-secrets/.test(r.shape));
-    assert.ok(echo.length >= 4);
-    for (const r of echo) assert.ok(r.outputBytes > 1024 && r.outputBytes < 1400, `${r.policy}/${r.shape} says ${r.outputBytes} bytes`);
-  });
+  test(
+    "bounded output for every shape; memory and cost within the CI budget",
+    { skip: targets.length === 0 ? "no built policy" : false },
+    () => {
+      const report = runHostile({ iterations: 5, timed: (s) => !known(s.policy, s.name) });
+      assert.ok(report.results.length >= 18, `${report.results.length} results`);
+      for (const r of report.results) {
+        const id = `${r.policy}/${r.shape}`;
+        assert.equal(r.error, undefined, `${id}: ${r.error}`);
+        // what the user reads: message + warnings + audit annotations
+        assert.ok(r.outputBytes <= HOSTILE_TARGETS.outputBytes, `${id} says ${r.outputBytes} bytes`);
+        if (known(r.policy, r.shape)) continue;
+        assert.ok(
+          (r.memoryBytes ?? Infinity) <= HOSTILE_TARGETS.memoryBytes,
+          `${id}: ${r.memoryBytes} bytes of linear memory`,
+        );
+        assert.ok(
+          r.cpuRatio !== undefined && r.cpuRatio <= CI_RATIO_BUDGET,
+          `${id}: ${r.cpuRatio}x the no-logic guest in CPU time (wall median ${r.ratio}x)`,
+        );
+      }
+      // the shapes that echo a value say little: each echoed value is shortened to 1 KiB
+      const echo = report.results.filter((r) =>
+        /pull-policy|engine-reference|container-name|bad-pull-secrets/.test(r.shape),
+      );
+      assert.ok(echo.length >= 4);
+      for (const r of echo)
+        assert.ok(r.outputBytes > 1024 && r.outputBytes < 1400, `${r.policy}/${r.shape} says ${r.outputBytes} bytes`);
+    },
+  );
 });

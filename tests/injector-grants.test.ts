@@ -32,29 +32,46 @@ function run(module: PolicyModule, engineGrant: string): EvaluationResult {
   });
 }
 
-describe("lmcache-injector: LMCacheEngine grants match apiVersion and kind", { skip: fs.existsSync(WASM) ? false : `${WASM} not built (run cachewarden build)` }, () => {
-  const module = (): PolicyModule => PolicyModule.fromFile(WASM);
+describe(
+  "lmcache-injector: LMCacheEngine grants match apiVersion and kind",
+  { skip: fs.existsSync(WASM) ? false : `${WASM} not built (run cachewarden build)` },
+  () => {
+    const module = (): PolicyModule => PolicyModule.fromFile(WASM);
 
-  test("the exact grant wires the pod (the lookup is answered)", () => {
-    const r = run(module(), ENGINE_API);
-    assert.equal(r.response?.allowed, true);
-    assert.equal(r.response?.auditAnnotations?.["skip-reason"], undefined, JSON.stringify(r.response));
-    assert.equal(r.hostCalls[0].ok, true, r.hostCalls[0].result);
-    assert.equal(JSON.parse(r.hostCalls[0].payload).kind, "LMCacheEngine");
-  });
-
-  for (const [what, grant] of [["another version", "lmcache.lmcache.ai/v1beta1"], ["another group", "cache.example.com/v1alpha1"]]) {
-    test(`a grant of LMCacheEngine in ${what} (${grant}) is denied: lookup-denied skip`, () => {
-      const r = run(module(), grant);
-      assert.deepEqual(r.hostCalls.map((c) => [c.operation, c.ok, c.result]), [
-        ["get_resource", false, `Policy has not been granted access to Kubernetes ${ENGINE_API}/LMCacheEngine resources. The violation has been reported.`],
-      ]);
+    test("the exact grant wires the pod (the lookup is answered)", () => {
+      const r = run(module(), ENGINE_API);
       assert.equal(r.response?.allowed, true);
-      assert.deepEqual(r.response?.auditAnnotations, { "skip-reason": "lookup-denied" });
-      assert.deepEqual(r.response?.warnings, ["lmcache-injector: injection skipped (lookup-denied): lookup of LMCacheEngine vllm-ns/cb was denied; use settings.engines"]);
-      const annotations = (r.mutatedObject as { metadata: { annotations: Record<string, string> } }).metadata.annotations;
-      assert.equal(annotations["lmcache.ai/lmcache-skip-reason"], "lookup-denied");
-      assert.equal(annotations["lmcache.ai/lmcache-injected"], undefined);
+      assert.equal(r.response?.auditAnnotations?.["skip-reason"], undefined, JSON.stringify(r.response));
+      assert.equal(r.hostCalls[0].ok, true, r.hostCalls[0].result);
+      assert.equal(JSON.parse(r.hostCalls[0].payload).kind, "LMCacheEngine");
     });
-  }
-});
+
+    for (const [what, grant] of [
+      ["another version", "lmcache.lmcache.ai/v1beta1"],
+      ["another group", "cache.example.com/v1alpha1"],
+    ]) {
+      test(`a grant of LMCacheEngine in ${what} (${grant}) is denied: lookup-denied skip`, () => {
+        const r = run(module(), grant);
+        assert.deepEqual(
+          r.hostCalls.map((c) => [c.operation, c.ok, c.result]),
+          [
+            [
+              "get_resource",
+              false,
+              `Policy has not been granted access to Kubernetes ${ENGINE_API}/LMCacheEngine resources. The violation has been reported.`,
+            ],
+          ],
+        );
+        assert.equal(r.response?.allowed, true);
+        assert.deepEqual(r.response?.auditAnnotations, { "skip-reason": "lookup-denied" });
+        assert.deepEqual(r.response?.warnings, [
+          "lmcache-injector: injection skipped (lookup-denied): lookup of LMCacheEngine vllm-ns/cb was denied; use settings.engines",
+        ]);
+        const annotations = (r.mutatedObject as { metadata: { annotations: Record<string, string> } }).metadata
+          .annotations;
+        assert.equal(annotations["lmcache.ai/lmcache-skip-reason"], "lookup-denied");
+        assert.equal(annotations["lmcache.ai/lmcache-injected"], undefined);
+      });
+    }
+  },
+);

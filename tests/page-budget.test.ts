@@ -16,7 +16,8 @@ const built = discoverPolicies().targets;
 
 test("every built policy has a recorded page budget", () => {
   assert.ok(built.length > 0, "no policy is built");
-  for (const t of built) assert.ok(budget[t.name], `${t.name} has no entry in tools/bench/page-budget.json (run npm run bench)`);
+  for (const t of built)
+    assert.ok(budget[t.name], `${t.name} has no entry in tools/bench/page-budget.json (run npm run bench)`);
 });
 
 for (const t of built) {
@@ -28,8 +29,10 @@ for (const t of built) {
     const module = PolicyModule.fromFile(t.wasm);
     const count = countPagesWritten(module.module, module.bytes, c.payload, new HostCapabilities(c.host).handler);
     assert.equal(count.result.ok, true, count.result.error ?? count.result.trap);
-    assert.ok(count.written <= entry.pages + PAGE_MARGIN,
-      `${count.written} pages written (${JSON.stringify(count.byRegion)}), budget ${entry.pages} + ${PAGE_MARGIN}`);
+    assert.ok(
+      count.written <= entry.pages + PAGE_MARGIN,
+      `${count.written} pages written (${JSON.stringify(count.byRegion)}), budget ${entry.pages} + ${PAGE_MARGIN}`,
+    );
   });
 }
 
@@ -40,6 +43,9 @@ test("the page counter sees the request copy and writes of zeros, and never chan
   const zeros = countPagesWritten(minimal.module, minimal.bytes, Buffer.alloc(40 * 1024));
   assert.equal(small.result.ok, true);
   assert.equal(small.result.response?.toString(), '{"accepted":true}');
-  assert.ok(zeros.written - small.written >= (40 * 1024) / PAGE_BYTES - 1, `small ${small.written}, 40 KiB of zeros ${zeros.written}`);
+  assert.ok(
+    zeros.written - small.written >= (40 * 1024) / PAGE_BYTES - 1,
+    `small ${small.written}, 40 KiB of zeros ${zeros.written}`,
+  );
   assert.ok(small.written <= 4, `the minimal guest writes ${small.written} pages for "{}"`);
 });

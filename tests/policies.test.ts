@@ -9,7 +9,10 @@ import { CaseResult, loadCases, policiesWithCases, runPolicyCases } from "../too
 import { annotatedProbePath, PROBE_METADATA, ROOT } from "./helpers/host-guests";
 
 function reportOf(r: CaseResult): string {
-  return [`${r.policy}/${r.name}: ${r.decision}${r.summary ? ` (${r.summary})` : ""}`, ...r.failures.map((f) => `  ✗ ${f}`)].join("\n");
+  return [
+    `${r.policy}/${r.name}: ${r.decision}${r.summary ? ` (${r.summary})` : ""}`,
+    ...r.failures.map((f) => `  ✗ ${f}`),
+  ].join("\n");
 }
 
 /** Declares one test per case; the policy's module is compiled once and shared by its cases. */
@@ -44,5 +47,10 @@ for (const policy of policiesWithCases(policiesDir)) {
   const dir = path.join(policiesDir, policy);
   const module = path.join(dir, "annotated-policy.wasm");
   if (fs.existsSync(module)) declareCases(dir, module);
-  else test(`${policy}: cases`, { skip: `${path.relative(ROOT, module)} is not built (run \`cachewarden build\`)` }, () => undefined);
+  else
+    test(
+      `${policy}: cases`,
+      { skip: `${path.relative(ROOT, module)} is not built (run \`cachewarden build\`)` },
+      () => undefined,
+    );
 }

@@ -16,12 +16,29 @@ const data = (f: string): string => path.join(DATA, f);
 const POD_UID = "1299d386-525b-4032-98ae-1949f69f9cfc";
 let probe: string;
 
-interface Outcome { stdout: string; stderr: string; error?: string }
+interface Outcome {
+  stdout: string;
+  stderr: string;
+  error?: string;
+}
 
 async function run(args: string[]): Promise<Outcome> {
   const out = { stdout: "", stderr: "" };
-  const program = new Command().exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-  registerRun(program, { stdout: { write: (t: string) => { out.stdout += t; } }, stderr: { write: (t: string) => { out.stderr += t; } } });
+  const program = new Command()
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  registerRun(program, {
+    stdout: {
+      write: (t: string) => {
+        out.stdout += t;
+      },
+    },
+    stderr: {
+      write: (t: string) => {
+        out.stderr += t;
+      },
+    },
+  });
   try {
     await program.parseAsync(["node", "cachewarden", "run", ...args]);
     return out;
@@ -38,31 +55,49 @@ async function response(args: string[]): Promise<{ response: Record<string, unkn
   return { response: JSON.parse(r.stdout) as Record<string, unknown>, stderr: r.stderr };
 }
 
-const message = (r: Record<string, unknown>): string | undefined => (r.status as { message?: string } | undefined)?.message;
+const message = (r: Record<string, unknown>): string | undefined =>
+  (r.status as { message?: string } | undefined)?.message;
 
-before(() => { probe = annotatedProbePath(PROBE_METADATA); });
+before(() => {
+  probe = annotatedProbePath(PROBE_METADATA);
+});
 
 describe("run (in-process)", () => {
   test("a plain path and a file:// URI run the same module; stderr stays empty", async () => {
     const a = await response([probe, "-r", data("request_pod.json")]);
     const b = await response([`file://${probe}`, "-r", data("request_pod.json")]);
-    assert.equal(JSON.stringify(a.response), `{"uid":"${POD_UID}","allowed":true,"auditAnnotations":null,"warnings":null}`);
+    assert.equal(
+      JSON.stringify(a.response),
+      `{"uid":"${POD_UID}","allowed":true,"auditAnnotations":null,"warnings":null}`,
+    );
     assert.deepEqual(b.response, a.response);
     assert.equal(a.stderr, "");
   });
 
   test("registry and https modules need kwctl", async () => {
     for (const uri of ["registry://ghcr.io/x/y:v1", "https://example.com/p.wasm", "http://example.com/p.wasm"]) {
-      assert.equal((await run([uri, "-r", data("request_pod.json")])).error, `${uri}: only local modules (a path or file://) can be run without kwctl`);
+      assert.equal(
+        (await run([uri, "-r", data("request_pod.json")])).error,
+        `${uri}: only local modules (a path or file://) can be run without kwctl`,
+      );
     }
   });
 
   test("settings: a file, JSON text, or none; both at once is an error", async () => {
-    assert.equal(message((await response([probe, "-r", data("request_pod.json"), "-s", data("settings_reject.json")])).response), "engine name is invalid");
+    assert.equal(
+      message((await response([probe, "-r", data("request_pod.json"), "-s", data("settings_reject.json")])).response),
+      "engine name is invalid",
+    );
     const reply = JSON.stringify({ probe: "reply", reply: '{"accepted":false,"message":"from json"}' });
-    assert.equal(message((await response([probe, "-r", data("request_pod.json"), "--settings-json", reply])).response), "from json");
-    assert.equal((await run([probe, "-r", data("request_pod.json"), "-s", data("settings_reject.json"), "--settings-json", "{}"])).error,
-      "--settings-path and --settings-json cannot be used together");
+    assert.equal(
+      message((await response([probe, "-r", data("request_pod.json"), "--settings-json", reply])).response),
+      "from json",
+    );
+    assert.equal(
+      (await run([probe, "-r", data("request_pod.json"), "-s", data("settings_reject.json"), "--settings-json", "{}"]))
+        .error,
+      "--settings-path and --settings-json cannot be used together",
+    );
   });
 
   test("invalid settings are an error with kwctl's text, and nothing on stdout", async () => {
@@ -72,23 +107,70 @@ describe("run (in-process)", () => {
   });
 
   test("no Kubernetes resource without --allow-context-aware; the metadata's list with it", async () => {
-    const base = [probe, "-r", data("request_pod.json"), "-s", data("settings_lookup-configmap.json"), "--cluster-objects", data("cluster_default.yml")];
-    assert.equal(message((await response(base)).response), "err:Policy has not been granted access to Kubernetes v1/ConfigMap resources. The violation has been reported.");
-    assert.match(message((await response([...base, "--allow-context-aware"])).response) ?? "", /^ok:\{"apiVersion":"v1","kind":"ConfigMap"/);
+    const base = [
+      probe,
+      "-r",
+      data("request_pod.json"),
+      "-s",
+      data("settings_lookup-configmap.json"),
+      "--cluster-objects",
+      data("cluster_default.yml"),
+    ];
+    assert.equal(
+      message((await response(base)).response),
+      "err:Policy has not been granted access to Kubernetes v1/ConfigMap resources. The violation has been reported.",
+    );
+    assert.match(
+      message((await response([...base, "--allow-context-aware"])).response) ?? "",
+      /^ok:\{"apiVersion":"v1","kind":"ConfigMap"/,
+    );
   });
 
   test("--allowed-host-capabilities: default everything; repeated patterns accumulate", async () => {
-    const base = [probe, "-r", data("request_pod.json"), "-s", data("settings_lookup-configmap.json"), "--cluster-objects", data("cluster_default.yml"), "--allow-context-aware"];
+    const base = [
+      probe,
+      "-r",
+      data("request_pod.json"),
+      "-s",
+      data("settings_lookup-configmap.json"),
+      "--cluster-objects",
+      data("cluster_default.yml"),
+      "--allow-context-aware",
+    ];
     const one = await response([...base, "--allowed-host-capabilities", "kubernetes/can_i"]);
-    assert.equal(message(one.response), "err:Policy has not been granted access to the 'kubernetes/get_resource' host capability. The violation has been reported.");
-    const two = await response([...base, "--allowed-host-capabilities", "kubernetes/can_i", "--allowed-host-capabilities", "kubernetes/get_resource"]);
+    assert.equal(
+      message(one.response),
+      "err:Policy has not been granted access to the 'kubernetes/get_resource' host capability. The violation has been reported.",
+    );
+    const two = await response([
+      ...base,
+      "--allowed-host-capabilities",
+      "kubernetes/can_i",
+      "--allowed-host-capabilities",
+      "kubernetes/get_resource",
+    ]);
     assert.match(message(two.response) ?? "", /^ok:/);
   });
 
   test("a replay session answers; leftovers are a warning on stderr; it excludes --cluster-objects", async () => {
-    const r = await response([probe, "-r", data("request_pod.json"), "--allow-context-aware", "--replay-host-capabilities-interactions", data("session_lookup-missing.yml")]);
+    const r = await response([
+      probe,
+      "-r",
+      data("request_pod.json"),
+      "--allow-context-aware",
+      "--replay-host-capabilities-interactions",
+      data("session_lookup-missing.yml"),
+    ]);
     assert.equal(r.stderr, "warning: replay session: 1 recorded exchange(s) were not used by the policy\n");
-    const both = await run([probe, "-r", data("request_pod.json"), "--replay-host-capabilities-interactions", data("session_lookup-missing.yml"), "--cluster-objects", data("cluster_default.yml")]);
+    const both = await run([
+      probe,
+      "-r",
+      data("request_pod.json"),
+      "--replay-host-capabilities-interactions",
+      data("session_lookup-missing.yml"),
+      "--cluster-objects",
+      data("cluster_default.yml"),
+    ]);
     assert.equal(both.error, "--replay-host-capabilities-interactions and --cluster-objects cannot be used together");
   });
 
@@ -123,13 +205,30 @@ describe("run (in-process)", () => {
 
   test("--timeout-seconds: a positive deadline runs in a worker and interrupts a runaway guest; 0 means no budget", async () => {
     const ok = await response([probe, "-r", data("request_pod.json"), "--timeout-seconds", "5"]);
-    assert.equal(JSON.stringify(ok.response), `{"uid":"${POD_UID}","allowed":true,"auditAnnotations":null,"warnings":null}`);
-    const loop = await response([probe, "-r", data("request_pod.json"), "--settings-json", '{"probe":"loop"}', "--timeout-seconds", "0.5"]);
-    assert.deepEqual(loop.response.status, { message: "Policy execution interrupted because it exceeded the allowed execution time", code: 500 });
+    assert.equal(
+      JSON.stringify(ok.response),
+      `{"uid":"${POD_UID}","allowed":true,"auditAnnotations":null,"warnings":null}`,
+    );
+    const loop = await response([
+      probe,
+      "-r",
+      data("request_pod.json"),
+      "--settings-json",
+      '{"probe":"loop"}',
+      "--timeout-seconds",
+      "0.5",
+    ]);
+    assert.deepEqual(loop.response.status, {
+      message: "Policy execution interrupted because it exceeded the allowed execution time",
+      code: 500,
+    });
     const none = await response([probe, "-r", data("request_pod.json"), "--timeout-seconds", "0"]);
     assert.deepEqual(none.response, ok.response);
     for (const bad of ["soon", "-1", "Infinity"]) {
-      assert.equal((await run([probe, "-r", data("request_pod.json"), "--timeout-seconds", bad])).error, `--timeout-seconds: expected a non-negative number, got ${JSON.stringify(bad)}`);
+      assert.equal(
+        (await run([probe, "-r", data("request_pod.json"), "--timeout-seconds", bad])).error,
+        `--timeout-seconds: expected a non-negative number, got ${JSON.stringify(bad)}`,
+      );
     }
   });
 

@@ -37,7 +37,10 @@ function trackedTree(): Tree {
     files.set(rel, fs.readFileSync(abs, "utf8"));
   }
   const ignore = files.get(".gitignore") ?? "";
-  const generated = ignore.split("\n").map((l) => l.trim().replace(/^\//, "")).filter((l) => /^[\w.-]+\/$/.test(l));
+  const generated = ignore
+    .split("\n")
+    .map((l) => l.trim().replace(/^\//, ""))
+    .filter((l) => /^[\w.-]+\/$/.test(l));
   return { files, generated };
 }
 
@@ -49,7 +52,11 @@ function isDirectory(tree: Tree, rel: string): boolean {
 
 /** GitHub's heading slug: lower case, punctuation dropped, spaces to hyphens. */
 export function slug(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replace(/ /g, "-");
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
+    .replace(/ /g, "-");
 }
 
 /** Anchors a markdown document offers: heading slugs (numbered like GitHub's) and `<a id|name>`. */
@@ -58,7 +65,10 @@ export function anchorsOf(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   let fenced = false;
   for (const line of markdown.split("\n")) {
-    if (/^\s*```/.test(line)) { fenced = !fenced; continue; }
+    if (/^\s*```/.test(line)) {
+      fenced = !fenced;
+      continue;
+    }
     if (fenced) continue;
     const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (h) {
@@ -94,7 +104,10 @@ function commentOf(line: string): string {
 
 function resolveIn(tree: Tree, fromFile: string, target: string): string | null {
   if ((tree.generated ?? []).some((g) => target.startsWith(g))) return target;
-  const candidates = [path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), target)), path.posix.normalize(target)];
+  const candidates = [
+    path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), target)),
+    path.posix.normalize(target),
+  ];
   for (const c of candidates) {
     if (c.startsWith("..")) continue;
     if (tree.files.has(c) || isDirectory(tree, c)) return c;
@@ -122,10 +135,24 @@ export function citationProblems(tree: Tree): string[] {
       // comments cite (code may name files it writes, such as bench.md)
       const prose = isMarkdown ? line.replace(/\[[^\]]*\]\([^)\s]*\)/g, " ") : commentOf(line);
       for (const m of prose.matchAll(MD_PATH)) {
-        if (/^https?:/.test(prose.slice(Math.max(0, m.index! - 200), m.index!).split(/\s/).pop() ?? "")) continue;
+        if (
+          /^https?:/.test(
+            prose
+              .slice(Math.max(0, m.index! - 200), m.index!)
+              .split(/\s/)
+              .pop() ?? "",
+          )
+        )
+          continue;
         const resolved = resolveIn(tree, file, m[1]);
-        if (resolved === null) { problems.push(`${at}: ${m[1]} is not a file of the repository`); continue; }
-        if (m[2]) { const p = anchorProblem(tree, resolved, m[2].slice(1)); if (p) problems.push(`${at}: ${p}`); }
+        if (resolved === null) {
+          problems.push(`${at}: ${m[1]} is not a file of the repository`);
+          continue;
+        }
+        if (m[2]) {
+          const p = anchorProblem(tree, resolved, m[2].slice(1));
+          if (p) problems.push(`${at}: ${p}`);
+        }
       }
       if (!isMarkdown) return;
       if (/^\s*```/.test(line)) fenced = !fenced;
@@ -138,11 +165,20 @@ export function citationProblems(tree: Tree): string[] {
         let resolved = file;
         if (p.length > 0) {
           const joined = path.posix.normalize(path.posix.join(path.posix.dirname(file), p));
-          if (joined.startsWith("..")) { problems.push(`${at}: link ${target} leaves the repository`); continue; }
-          if (!tree.files.has(joined) && !isDirectory(tree, joined)) { problems.push(`${at}: link ${target} points to a missing file`); continue; }
+          if (joined.startsWith("..")) {
+            problems.push(`${at}: link ${target} leaves the repository`);
+            continue;
+          }
+          if (!tree.files.has(joined) && !isDirectory(tree, joined)) {
+            problems.push(`${at}: link ${target} points to a missing file`);
+            continue;
+          }
           resolved = joined;
         }
-        if (anchor) { const a = anchorProblem(tree, resolved, anchor); if (a) problems.push(`${at}: link ${target}: ${a}`); }
+        if (anchor) {
+          const a = anchorProblem(tree, resolved, anchor);
+          if (a) problems.push(`${at}: link ${target}: ${a}`);
+        }
       }
     });
   }
@@ -173,41 +209,70 @@ describe("the repository is self-contained", () => {
 describe("the citation checks catch", () => {
   const base = (): Tree => ({
     files: new Map([
-      ["docs/a.md", "# Title\n\n## Fresh instances\n\n<a id=\"d3\"></a>D3\n"],
+      ["docs/a.md", '# Title\n\n## Fresh instances\n\n<a id="d3"></a>D3\n'],
       ["src/x.ts", "// see docs/a.md#fresh-instances and docs/a.md#d3\n"],
-      ["policies/p/test_data/cases.yml", "- name: one\n  covers: \"#d3\"\n"],
-      ["docs/policies/p.md", "<a id=\"d3\"></a>\n"],
+      ["policies/p/test_data/cases.yml", '- name: one\n  covers: "#d3"\n'],
+      ["docs/policies/p.md", '<a id="d3"></a>\n'],
     ]),
   });
-  const withFile = (rel: string, text: string): Tree => { const t = base(); t.files.set(rel, text); return t; };
+  const withFile = (rel: string, text: string): Tree => {
+    const t = base();
+    t.files.set(rel, text);
+    return t;
+  };
 
   test("a clean tree has no problems", () => {
     assert.deepEqual(citationProblems(base()), []);
   });
   test("a comment citing ../shared/spec", () => {
-    assert.match(citationProblems(withFile("src/y.ts", "// as ../shared/spec/toolchain.md says\n")).join("\n"), /src\/y\.ts:1: a path outside the repository/);
+    assert.match(
+      citationProblems(withFile("src/y.ts", "// as ../shared/spec/toolchain.md says\n")).join("\n"),
+      /src\/y\.ts:1: a path outside the repository/,
+    );
   });
   test("a § section number", () => {
-    assert.match(citationProblems(withFile("src/y.ts", "// contract §7.2\n")).join("\n"), /src\/y\.ts:1: a § section number/);
+    assert.match(
+      citationProblems(withFile("src/y.ts", "// contract §7.2\n")).join("\n"),
+      /src\/y\.ts:1: a § section number/,
+    );
   });
   test("an absolute /work/ path", () => {
-    assert.match(citationProblems(withFile("tests/y.ts", "const p = \"/work/main/x\";\n")).join("\n"), /an absolute \/work\/ path/);
+    assert.match(
+      citationProblems(withFile("tests/y.ts", 'const p = "/work/main/x";\n')).join("\n"),
+      /an absolute \/work\/ path/,
+    );
   });
   test("a .md file the repository does not have", () => {
-    assert.match(citationProblems(withFile("src/y.ts", "// lmcache-injectors.md D3\n")).join("\n"), /lmcache-injectors\.md is not a file of the repository/);
+    assert.match(
+      citationProblems(withFile("src/y.ts", "// lmcache-injectors.md D3\n")).join("\n"),
+      /lmcache-injectors\.md is not a file of the repository/,
+    );
   });
   test("a missing anchor in a cited document", () => {
-    assert.match(citationProblems(withFile("src/y.ts", "// docs/a.md#d4\n")).join("\n"), /no anchor #d4 in docs\/a\.md/);
+    assert.match(
+      citationProblems(withFile("src/y.ts", "// docs/a.md#d4\n")).join("\n"),
+      /no anchor #d4 in docs\/a\.md/,
+    );
   });
   test("a markdown link leaving the repository, to a missing file, or to a missing anchor", () => {
-    const out = citationProblems(withFile("docs/b.md", "# B\n[s](../../shared/spec/README.md) [m](missing.md) [x](a.md#nope) [ok](a.md#fresh-instances) [self](#b)\n")).join("\n");
+    const out = citationProblems(
+      withFile(
+        "docs/b.md",
+        "# B\n[s](../../shared/spec/README.md) [m](missing.md) [x](a.md#nope) [ok](a.md#fresh-instances) [self](#b)\n",
+      ),
+    ).join("\n");
     assert.match(out, /link \.\.\/\.\.\/shared\/spec\/README\.md leaves the repository/);
     assert.match(out, /link missing\.md points to a missing file/);
     assert.match(out, /link a\.md#nope: no anchor #nope/);
     assert.doesNotMatch(out, /fresh-instances|#b\b/);
   });
   test("a covers anchor the policy's document lacks", () => {
-    assert.match(citationProblems(withFile("policies/p/test_data/cases.yml", "- name: one\n  covers: \"#d3, #step-9\"\n")).join("\n"), /case one covers #step-9: no anchor #step-9 in docs\/policies\/p\.md/);
+    assert.match(
+      citationProblems(withFile("policies/p/test_data/cases.yml", '- name: one\n  covers: "#d3, #step-9"\n')).join(
+        "\n",
+      ),
+      /case one covers #step-9: no anchor #step-9 in docs\/policies\/p\.md/,
+    );
   });
   test("heading slugs follow GitHub's rules", () => {
     assert.equal(slug("The engine's `spec.injection`"), "the-engines-specinjection");

@@ -8,40 +8,76 @@ import assert from "node:assert/strict";
 import { evaluate, guestPayloads } from "../tools/host/evaluate";
 import { PolicyModule } from "../tools/host/guest";
 import { parseJsonOrYaml, toAdmissionRequest, toSettings } from "../tools/host/request";
-import { formatF64, parseJsonNodes, SerdeError, serdeJson, valueFromNode, writeNode, writeNumberText, writeString } from "../tools/host/serde";
+import {
+  formatF64,
+  parseJsonNodes,
+  SerdeError,
+  serdeJson,
+  valueFromNode,
+  writeNode,
+  writeNumberText,
+  writeString,
+} from "../tools/host/serde";
 import { probeWasmBytes } from "./helpers/host-guests";
 
 describe("serde writer: numbers", () => {
   const cases: [string, string][] = [
     // integers stay integers, in u64 / i64 range
-    ["0", "0"], ["256", "256"], ["-2", "-2"],
-    ["18446744073709551615", "18446744073709551615"], ["-9223372036854775808", "-9223372036854775808"],
+    ["0", "0"],
+    ["256", "256"],
+    ["-2", "-2"],
+    ["18446744073709551615", "18446744073709551615"],
+    ["-9223372036854775808", "-9223372036854775808"],
     // the 2^53 boundary: integers are exact (JS numbers are not), floats are f64
-    ["9007199254740992", "9007199254740992"], ["9007199254740993", "9007199254740993"],
+    ["9007199254740992", "9007199254740992"],
+    ["9007199254740993", "9007199254740993"],
     ["9007199254740992.0", "9007199254740992.0"],
     // 90071992547409930 as f64 is …940, divided by 10 gives …994: serde_json's own rounding
     ["9007199254740993.0", "9007199254740994.0"],
     // beyond u64 / i64 an integer becomes an f64
-    ["18446744073709551616", "1.8446744073709552e+19"], ["-9223372036854775809", "-9.223372036854776e+18"],
+    ["18446744073709551616", "1.8446744073709552e+19"],
+    ["-9223372036854775809", "-9.223372036854776e+18"],
     // negative zero is a float
-    ["-0", "-0.0"], ["-0.0", "-0.0"], ["0.0", "0.0"], ["0e5", "0.0"],
+    ["-0", "-0.0"],
+    ["-0.0", "-0.0"],
+    ["0.0", "0.0"],
+    ["0e5", "0.0"],
     // floats keep a fraction; exponents are normalized
-    ["256.0", "256.0"], ["2.56e2", "256.0"], ["1E+2", "100.0"], ["25600e-2", "256.0"], ["3.1", "3.1"], ["-1.5", "-1.5"], ["0.5", "0.5"],
-    ["43210.0", "43210.0"], ["-5942736479622170.0", "-5942736479622170.0"], ["5.444310685350916e+14", "544431068535091.6"],
+    ["256.0", "256.0"],
+    ["2.56e2", "256.0"],
+    ["1E+2", "100.0"],
+    ["25600e-2", "256.0"],
+    ["3.1", "3.1"],
+    ["-1.5", "-1.5"],
+    ["0.5", "0.5"],
+    ["43210.0", "43210.0"],
+    ["-5942736479622170.0", "-5942736479622170.0"],
+    ["5.444310685350916e+14", "544431068535091.6"],
     // plain notation for decimal exponents -5..=15, `e+N` / `e-N` otherwise
-    ["1e15", "1000000000000000.0"], ["1e16", "1e+16"], ["1e21", "1e+21"], ["1.5e-7", "1.5e-7"],
-    ["1e-5", "0.00001"], ["1e-6", "1e-6"], ["0.000123", "0.000123"],
-    ["2.220446049250313e-16", "2.220446049250313e-16"], ["1.7976931348623157e308", "1.7976931348623157e+308"],
-    ["6.62607015e-34", "6.62607015e-34"], ["5e-324", "5e-324"],
+    ["1e15", "1000000000000000.0"],
+    ["1e16", "1e+16"],
+    ["1e21", "1e+21"],
+    ["1.5e-7", "1.5e-7"],
+    ["1e-5", "0.00001"],
+    ["1e-6", "1e-6"],
+    ["0.000123", "0.000123"],
+    ["2.220446049250313e-16", "2.220446049250313e-16"],
+    ["1.7976931348623157e308", "1.7976931348623157e+308"],
+    ["6.62607015e-34", "6.62607015e-34"],
+    ["5e-324", "5e-324"],
     // underflow is zero with its sign
-    ["1e-400", "0.0"], ["-1e-400", "-0.0"],
+    ["1e-400", "0.0"],
+    ["-1e-400", "-0.0"],
   ];
   for (const [input, expected] of cases) {
     test(`${input} → ${expected}`, () => assert.equal(writeNumberText(input), expected));
   }
 
-  test("a number beyond f64 is serde_json's \"number out of range\"", () => {
-    assert.throws(() => writeNumberText("1e400"), (e: unknown) => e instanceof SerdeError && e.message === "number out of range");
+  test('a number beyond f64 is serde_json\'s "number out of range"', () => {
+    assert.throws(
+      () => writeNumberText("1e400"),
+      (e: unknown) => e instanceof SerdeError && e.message === "number out of range",
+    );
     assert.throws(() => writeNumberText("-1e400"), /number out of range/);
     assert.throws(() => writeNumberText("1e99999999999"), /number out of range/);
     assert.equal(writeNumberText("0e99999999999"), "0.0");
@@ -77,19 +113,32 @@ describe("serde writer: objects", () => {
     assert.equal(writeNode(parseJsonNodes('{"a":1,"b":2,"a":3}')), '{"a":3,"b":2}');
   });
   test("whitespace is dropped; arrays keep their order", () => {
-    assert.equal(writeNode(parseJsonNodes(' { "x" : [ 3 , 1.0 , { } , [ ] , null , true ] } ')), '{"x":[3,1.0,{},[],null,true]}');
+    assert.equal(
+      writeNode(parseJsonNodes(' { "x" : [ 3 , 1.0 , { } , [ ] , null , true ] } ')),
+      '{"x":[3,1.0,{},[],null,true]}',
+    );
   });
   test("plain values: safe integers as integers, other numbers as floats, undefined members skipped", () => {
-    assert.equal(serdeJson({ z: 1, a: 0.5, m: -0, big: 2 ** 60, u: undefined, l: [1, "s", null] }), '{"a":0.5,"big":1.152921504606847e+18,"l":[1,"s",null],"m":-0.0,"z":1}');
+    assert.equal(
+      serdeJson({ z: 1, a: 0.5, m: -0, big: 2 ** 60, u: undefined, l: [1, "s", null] }),
+      '{"a":0.5,"big":1.152921504606847e+18,"l":[1,"s",null],"m":-0.0,"z":1}',
+    );
   });
   test("values parsed from a document keep their number text", () => {
-    const v = valueFromNode(parseJsonNodes('{"spec":{"b":2.56e2,"a":256.0,"c":9007199254740993}}')) as { spec: Record<string, number> };
+    const v = valueFromNode(parseJsonNodes('{"spec":{"b":2.56e2,"a":256.0,"c":9007199254740993}}')) as {
+      spec: Record<string, number>;
+    };
     assert.equal(v.spec.a, 256); // the plain value is an ordinary number …
     assert.equal(serdeJson(v), '{"spec":{"a":256.0,"b":256.0,"c":9007199254740993}}'); // … the written one is not
     assert.equal(serdeJson({ wrapped: v.spec }), '{"wrapped":{"a":256.0,"b":256.0,"c":9007199254740993}}');
   });
   test("a value changed after parsing is written as it is now, never from stale text", () => {
-    const v = valueFromNode(parseJsonNodes('{"a":256.0,"b":1.0,"l":[2.0,3.0]}')) as { a: number; b: number; c?: unknown; l: number[] };
+    const v = valueFromNode(parseJsonNodes('{"a":256.0,"b":1.0,"l":[2.0,3.0]}')) as {
+      a: number;
+      b: number;
+      c?: unknown;
+      l: number[];
+    };
     v.a = 128;
     v.c = { x: 1.5 };
     v.l.push(4);
@@ -104,7 +153,8 @@ describe("payload bytes the guest receives", () => {
     "kind":{"kind":"CacheBlendEngine","version":"v1alpha1","group":"lmcache.lmcache.ai","x":1},
     "resource":{"resource":"cacheblendengines","version":"v1alpha1","group":"lmcache.lmcache.ai"},
     "object":{"spec":{"server":{"chunkSize":256.0},"blend":{"checkLayer":2.56e2}},"metadata":{"name":"cb","labels":{"b":"/","a":"\\u00e9"}},"kind":"CacheBlendEngine"}}}`;
-  const expectedRequest = '{"kind":{"group":"lmcache.lmcache.ai","kind":"CacheBlendEngine","version":"v1alpha1"},"namespace":"ns",' +
+  const expectedRequest =
+    '{"kind":{"group":"lmcache.lmcache.ai","kind":"CacheBlendEngine","version":"v1alpha1"},"namespace":"ns",' +
     '"object":{"kind":"CacheBlendEngine","metadata":{"labels":{"a":"é","b":"/"},"name":"cb"},"spec":{"blend":{"checkLayer":256.0},"server":{"chunkSize":256.0}}},' +
     '"operation":"CREATE","resource":{"group":"lmcache.lmcache.ai","resource":"cacheblendengines","version":"v1alpha1"},' +
     '"uid":"u1","userInfo":{"groups":["g"],"username":"alice"}}';
@@ -119,7 +169,13 @@ describe("payload bytes the guest receives", () => {
   });
 
   test("YAML inputs keep floats as floats and integers as integers", () => {
-    const request = toAdmissionRequest(parseJsonOrYaml("apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\nspec: {a: 256.0, b: 256, c: 2.56e2, d: .inf}\n", "p.yml"), "p.yml");
+    const request = toAdmissionRequest(
+      parseJsonOrYaml(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\nspec: {a: 256.0, b: 256, c: 2.56e2, d: .inf}\n",
+        "p.yml",
+      ),
+      "p.yml",
+    );
     assert.match(guestPayloads(request).validate, /"spec":\{"a":256\.0,"b":256,"c":256\.0,"d":null\}/);
   });
 
@@ -136,7 +192,10 @@ describe("payload bytes the guest receives", () => {
       return probe.call(operation, payload, opts);
     };
     const request = toAdmissionRequest(parseJsonOrYaml(review, "r.json"), "r.json");
-    evaluate(spy, request, { settings: toSettings(parseJsonOrYaml('{"b":1.0,"a":1}', "s.json"), "s.json"), timeBudgetMs: null });
+    evaluate(spy, request, {
+      settings: toSettings(parseJsonOrYaml('{"b":1.0,"a":1}', "s.json"), "s.json"),
+      timeBudgetMs: null,
+    });
     assert.deepEqual(seen, [
       'validate_settings {"a":1,"b":1.0}',
       `validate {"request":${expectedRequest},"settings":{"a":1,"b":1.0}}`,

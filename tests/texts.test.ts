@@ -13,7 +13,7 @@ import { gateProblems } from "../tools/wasm/gates";
 
 const EXPECTED = [
   "plain ASCII",
-  "quote \" backslash \\ tab \t newline \n end",
+  'quote " backslash \\ tab \t newline \n end',
   "two-byte é, three-byte → €, four-byte 😀, separator \u2028",
   "a lazy constant",
   "a non-lazy constant",
@@ -29,9 +29,14 @@ const EXPECTED = [
 let wasm: Buffer;
 test("the texts probe builds like a policy and passes the gates", () => {
   wasm = fs.readFileSync(compileTestGuest("texts-probe"));
-  const problems = gateProblems(wasm, "texts-probe", { metadata: "absent" }).filter((p) => !p.includes("validate_settings"));
+  const problems = gateProblems(wasm, "texts-probe", { metadata: "absent" }).filter(
+    (p) => !p.includes("validate_settings"),
+  );
   assert.deepEqual(problems, []);
-  assert.ok(!WebAssembly.Module.imports(new WebAssembly.Module(new Uint8Array(wasm))).some((i) => i.module !== "wapc"), "only wapc imports");
+  assert.ok(
+    !WebAssembly.Module.imports(new WebAssembly.Module(new Uint8Array(wasm))).some((i) => i.module !== "wapc"),
+    "only wapc imports",
+  );
 });
 
 test("every kind of string reads back exactly, on fresh and on reused instances", () => {

@@ -14,14 +14,19 @@ const { targets } = discoverPolicies();
 
 describe("a reused instance answers like a fresh one", () => {
   test("at least one built policy with cases", () => {
-    assert.ok(targets.some((t) => loadValidateCases(t).length > 0), "no built policy with validate cases (run `npm run build`)");
+    assert.ok(
+      targets.some((t) => loadValidateCases(t).length > 0),
+      "no built policy with validate cases (run `npm run build`)",
+    );
   });
 
   for (const target of targets) {
     test(target.name, () => {
       const module = PolicyModule.fromFile(target.wasm);
       const cases = loadValidateCases(target);
-      const fresh = cases.map((c) => module.call("validate", c.payload, { hostCall: new HostCapabilities(c.host).handler }));
+      const fresh = cases.map((c) =>
+        module.call("validate", c.payload, { hostCall: new HostCapabilities(c.host).handler }),
+      );
       const warm = new WarmInstance(module.module);
       const settingsProbe = '{"no-such-setting":true}';
       const freshSettings = module.call("validate_settings", settingsProbe);
@@ -34,14 +39,26 @@ describe("a reused instance answers like a fresh one", () => {
           const r = warm.call("validate", c.payload, { hostCall: new HostCapabilities(c.host).handler });
           assert.equal(r.trapped, false, `${c.name} (${order}): trapped: ${r.trap}`);
           assert.equal(r.ok, fresh[i].ok, `${c.name} (${order}): ${r.error ?? ""}`);
-          if (r.ok) assert.ok(r.response!.equals(fresh[i].response!), `${c.name} (${order}): the reused instance answered differently`);
+          if (r.ok)
+            assert.ok(
+              r.response!.equals(fresh[i].response!),
+              `${c.name} (${order}): the reused instance answered differently`,
+            );
           else assert.equal(r.error, fresh[i].error, `${c.name} (${order})`);
           // a different operation in between: nothing of it may leak into the next call
           const s = warm.call("validate_settings", settingsProbe);
-          assert.ok(s.ok && freshSettings.ok && s.response!.equals(freshSettings.response!), `validate_settings after ${c.name} (${order})`);
+          assert.ok(
+            s.ok && freshSettings.ok && s.response!.equals(freshSettings.response!),
+            `validate_settings after ${c.name} (${order})`,
+          );
         }
         if (memoryAfterFirstRound === 0) memoryAfterFirstRound = warm.memoryBytes;
-        else assert.equal(warm.memoryBytes, memoryAfterFirstRound, "linear memory grew after the first round: a call's memory is not freed");
+        else
+          assert.equal(
+            warm.memoryBytes,
+            memoryAfterFirstRound,
+            "linear memory grew after the first round: a call's memory is not freed",
+          );
       }
     });
   }

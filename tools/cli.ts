@@ -24,9 +24,14 @@ registerBench(program);
 registerFuzz(program);
 
 program.parseAsync(process.argv).then(
-  () => { if (process.exitCode === undefined) process.exitCode = 0; },
+  () => {
+    if (process.exitCode === undefined) process.exitCode = 0;
+  },
   (err: unknown) => {
-    if (err instanceof CommanderError) { process.exitCode = err.exitCode === 0 ? 0 : 2; return; }
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
+      return;
+    }
     const msg = err instanceof Error ? err.message : String(err);
     process.stderr.write(`cachewarden: ${msg.split("\n")[0]}\n`);
     process.exitCode = 1;

@@ -8,7 +8,11 @@ import { CaseResult, policiesWithCases, runPolicyCases } from "./host/cases";
 
 const ROOT = path.resolve(__dirname, "..");
 
-export interface ExamplesFlags { build: boolean; force?: boolean; verbose?: boolean }
+export interface ExamplesFlags {
+  build: boolean;
+  force?: boolean;
+  verbose?: boolean;
+}
 
 function fit(text: string, width: number): string {
   const oneLine = text.replace(/\s+/g, " ");
@@ -18,7 +22,9 @@ function fit(text: string, width: number): string {
 /** One table row; failures follow on indented lines so the reason is visible without flags. */
 function formatRow(r: CaseResult, widths: { name: number; description: number }, verbose: boolean): string[] {
   const decision = r.summary ? `${r.decision}: ${r.summary}` : r.decision;
-  const lines = [`  ${r.ok ? "PASS" : "FAIL"}  ${fit(r.name, widths.name)}  ${fit(r.description, widths.description)}  ${verbose ? decision : fit(decision, 70).trimEnd()}`];
+  const lines = [
+    `  ${r.ok ? "PASS" : "FAIL"}  ${fit(r.name, widths.name)}  ${fit(r.description, widths.description)}  ${verbose ? decision : fit(decision, 70).trimEnd()}`,
+  ];
   for (const f of r.failures) lines.push(`        ✗ ${f}`);
   if (verbose) for (const n of r.notes) lines.push(`        note: ${n}`);
   return lines;
@@ -42,22 +48,44 @@ export interface ExamplesContext {
   out?: (line: string) => void;
 }
 
-export async function runExamples(names: string[], flags: ExamplesFlags, ctx: ExamplesContext = {}): Promise<{ passed: number; failed: number }> {
+export async function runExamples(
+  names: string[],
+  flags: ExamplesFlags,
+  ctx: ExamplesContext = {},
+): Promise<{ passed: number; failed: number }> {
   const policiesDir = ctx.policiesDir ?? path.join(ROOT, "policies");
-  const out = ctx.out ?? ((l: string) => { process.stdout.write(l + "\n"); });
-  const wanted = names.length > 0 ? names.map((n) => path.basename(n.replace(/\/+$/, ""))) : policiesWithCases(policiesDir);
+  const out =
+    ctx.out ??
+    ((l: string) => {
+      process.stdout.write(l + "\n");
+    });
+  const wanted =
+    names.length > 0 ? names.map((n) => path.basename(n.replace(/\/+$/, ""))) : policiesWithCases(policiesDir);
   let passed = 0;
   let failed = 0;
   const buildErrors = new Map<string, string>();
   if (flags.build) {
     out("building policies…");
-    const built = await buildPolicies({ policies: wanted, force: flags.force, policiesDir, log: (line) => out(`  ${line}`) });
+    const built = await buildPolicies({
+      policies: wanted,
+      force: flags.force,
+      policiesDir,
+      log: (line) => out(`  ${line}`),
+    });
     for (const b of built) if (!b.ok) buildErrors.set(b.name, b.error ?? "build failed");
   }
   for (const policy of wanted) {
-    if (buildErrors.has(policy)) { out(`\n${policy} — FAIL build: ${buildErrors.get(policy)}`); failed++; continue; }
+    if (buildErrors.has(policy)) {
+      out(`\n${policy} — FAIL build: ${buildErrors.get(policy)}`);
+      failed++;
+      continue;
+    }
     const run = runPolicyCases(path.join(policiesDir, policy));
-    if (run.error) { out(`\n${policy} — FAIL ${run.error}`); failed++; continue; }
+    if (run.error) {
+      out(`\n${policy} — FAIL ${run.error}`);
+      failed++;
+      continue;
+    }
     printPolicy(policy, run.results, flags.verbose ?? false, out);
     passed += run.results.filter((r) => r.ok).length;
     failed += run.results.filter((r) => !r.ok).length;

@@ -15,11 +15,11 @@ function expectBytes(actual: u8[], want: u8[]): void {
 
 describe("json escaping of new strings", () => {
   it("escapes quote and backslash but not slash", () => {
-    expect(JsonValue.str("a\"b\\c/d").toString()).toBe("\"a\\\"b\\\\c/d\"");
+    expect(JsonValue.str('a"b\\c/d').toString()).toBe('"a\\"b\\\\c/d"');
   });
 
   it("uses short escapes and lowercase \\u00XX for control characters", () => {
-    expect(JsonValue.str("\b\f\n\r\t\u0000\u0001\u001f").toString()).toBe("\"\\b\\f\\n\\r\\t\\u0000\\u0001\\u001f\"");
+    expect(JsonValue.str("\b\f\n\r\t\u0000\u0001\u001f").toString()).toBe('"\\b\\f\\n\\r\\t\\u0000\\u0001\\u001f"');
     expectBytes(bytesOf(JsonValue.str("\u007f")), [0x22, 0x7f, 0x22]);
   });
 
@@ -30,16 +30,16 @@ describe("json escaping of new strings", () => {
   });
 
   it("writes lone surrogates as \\uXXXX escapes", () => {
-    expect(JsonValue.str("\ud800x\udc00").toString()).toBe("\"\\ud800x\\udc00\"");
-    expect(JsonValue.str("\ud83d").toString()).toBe("\"\\ud83d\"");
-    expect(JsonValue.str("x\udfff\ud800").toString()).toBe("\"x\\udfff\\ud800\"");
+    expect(JsonValue.str("\ud800x\udc00").toString()).toBe('"\\ud800x\\udc00"');
+    expect(JsonValue.str("\ud83d").toString()).toBe('"\\ud83d"');
+    expect(JsonValue.str("x\udfff\ud800").toString()).toBe('"x\\udfff\\ud800"');
     expect(JsonValue.str("\ud800").asString().invalid).toBe(true);
   });
 
   it("reads back what it wrote", () => {
-    const text = "q\"\\/\n\t\u0000é😀中";
+    const text = 'q"\\/\n\t\u0000é😀中';
     expect(JsonValue.str(text).asString().value).toBe(text);
-    expect(JsonValue.str("").toString()).toBe("\"\"");
+    expect(JsonValue.str("").toString()).toBe('""');
   });
 });
 
@@ -54,19 +54,19 @@ function roundTrip(source: string): string {
 
 describe("json strings decoded from source and written again", () => {
   it("keeps writer-canonical escapes", () => {
-    expect(roundTrip("{\"k\":\"{\\n  \\\"a\\\": \\\"b\\\\c\\t\\\"\\n}\"}")).toBe("\"{\\n  \\\"a\\\": \\\"b\\\\c\\t\\\"\\n}\"");
+    expect(roundTrip('{"k":"{\\n  \\"a\\": \\"b\\\\c\\t\\"\\n}"}')).toBe('"{\\n  \\"a\\": \\"b\\\\c\\t\\"\\n}"');
   });
 
   it("re-escapes \\/ and \\u spellings the writer does not use", () => {
-    expect(roundTrip("{\"k\":\"a\\/b\\u0041\\n\"}")).toBe("\"a/bA\\n\"");
-    expect(roundTrip("{\"k\":\"\\u00e9\\\"\"}")).toBe("\"é\\\"\"");
+    expect(roundTrip('{"k":"a\\/b\\u0041\\n"}')).toBe('"a/bA\\n"');
+    expect(roundTrip('{"k":"\\u00e9\\""}')).toBe('"é\\""');
   });
 
   it("gives the same text as decoding anew (stringValue and stringOrNull agree)", () => {
-    const doc = parseJsonString("{\"k\":\"x\\\"y\"}").value!;
+    const doc = parseJsonString('{"k":"x\\"y"}').value!;
     const a = doc.stringOrNull("k");
     const node = doc.get("k");
-    expect(a).toBe("x\"y");
+    expect(a).toBe('x"y');
     expect(node !== null && node.stringValue() == a).toBe(true);
   });
 });
@@ -81,7 +81,10 @@ describe("json ByteSink", () => {
 
   it("clamps byte ranges instead of trapping", () => {
     const src = new Uint8Array(4);
-    src[0] = 0x61; src[1] = 0x62; src[2] = 0x63; src[3] = 0x64;
+    src[0] = 0x61;
+    src[1] = 0x62;
+    src[2] = 0x63;
+    src[3] = 0x64;
     const s = new ByteSink();
     s.writeBytes(src, -5, 2);
     s.writeBytes(src, 3, 100);
@@ -91,7 +94,7 @@ describe("json ByteSink", () => {
 
   it("writes UTF-8 as is, lone surrogates as U+FFFD", () => {
     const s = new ByteSink();
-    s.writeUtf8("a\"é\ud800");
+    s.writeUtf8('a"é\ud800');
     const b = s.bytes();
     expect(b.length).toBe(7);
     expect(b[1]).toBe(0x22);
@@ -102,6 +105,6 @@ describe("json ByteSink", () => {
   it("writes JSON string literals", () => {
     const s = new ByteSink();
     s.writeJsonString("a\nb");
-    expect(s.toString()).toBe("\"a\\nb\"");
+    expect(s.toString()).toBe('"a\\nb"');
   });
 });

@@ -26,10 +26,31 @@ function rejectsBytes(bytes: u8[]): void {
 describe("json grammar: accepted", () => {
   it("round-trips every scalar spelling byte for byte", () => {
     const valid = [
-      "0", "-0", "-0.0", "0.0", "1000.0", "0.10", "1e-7", "1E+2", "2.5E-3", "1e400", "-1e-400",
-      "18446744073709551615", "123456789012345678901234567890", "true", "false", "null",
-      "\"\"", "\"\\u0000\"", "\"\\/\"", "\"\\b\\f\\n\\r\\t\\\"\\\\\"", "\"\\ud83d\\ude00\"", "\"\\uD83D\\uDE00\"",
-      "\"\\ud800\"", "\"é中😀\u007f\"", "\"\u{10ffff}\"",
+      "0",
+      "-0",
+      "-0.0",
+      "0.0",
+      "1000.0",
+      "0.10",
+      "1e-7",
+      "1E+2",
+      "2.5E-3",
+      "1e400",
+      "-1e-400",
+      "18446744073709551615",
+      "123456789012345678901234567890",
+      "true",
+      "false",
+      "null",
+      '""',
+      '"\\u0000"',
+      '"\\/"',
+      '"\\b\\f\\n\\r\\t\\"\\\\"',
+      '"\\ud83d\\ude00"',
+      '"\\uD83D\\uDE00"',
+      '"\\ud800"',
+      '"é中😀\u007f"',
+      '"\u{10ffff}"',
     ];
     for (let i = 0; i < valid.length; i++) roundTrips(valid[i]);
   });
@@ -37,9 +58,9 @@ describe("json grammar: accepted", () => {
   it("round-trips containers with insignificant whitespace everywhere", () => {
     roundTrips(" \t\n\r[ ]\n");
     roundTrips("{}");
-    roundTrips("{ \"a\" : [ 1 , 2.50 , { \"b\" : \"x\" } ] ,\n\t\"a\" : -0.0 }");
-    roundTrips("[[[],{}],[{\"\":[]}]]");
-    roundTrips("{\"n\\u0061me\":1,\"name\":2,\"we\\u0069rd\\\"key\":3}");
+    roundTrips('{ "a" : [ 1 , 2.50 , { "b" : "x" } ] ,\n\t"a" : -0.0 }');
+    roundTrips('[[[],{}],[{"":[]}]]');
+    roundTrips('{"n\\u0061me":1,"name":2,"we\\u0069rd\\"key":3}');
   });
 
   it("exposes the root kind without the surrounding whitespace", () => {
@@ -52,11 +73,61 @@ describe("json grammar: accepted", () => {
 describe("json grammar: rejected", () => {
   it("returns an error for every invalid text", () => {
     const invalid = [
-      "", " ", "01", "-01", "00", "1.", ".5", "1e", "1e+", "+1", "-", "--1", "NaN", "Infinity", "-Infinity",
-      "0x10", "1.e5", "[1,]", "{\"a\":1,}", "[,1]", "{,}", "{\"a\"}", "{\"a\" 1}", "{a:1}", "{'a':1}",
-      "\"\\x\"", "\"\\u12\"", "\"\\u12G4\"", "\"\\U0041\"", "\"abc", "\"a\tb\"", "\"a\nb\"", "\"\u0000\"", "\"\u001f\"",
-      "[1 2]", "tru", "nul", "fals", "falsey", "True", "true false", "[]]", "[", "{", "{}x", "1 1", "\"\\\"",
-      "[1]//", "1\u000b", "\f1", "\u00a01", "[\"a\":1]", "{\"a\":1 \"b\":2}", "{\"a\"::1}", "[1,,2]",
+      "",
+      " ",
+      "01",
+      "-01",
+      "00",
+      "1.",
+      ".5",
+      "1e",
+      "1e+",
+      "+1",
+      "-",
+      "--1",
+      "NaN",
+      "Infinity",
+      "-Infinity",
+      "0x10",
+      "1.e5",
+      "[1,]",
+      '{"a":1,}',
+      "[,1]",
+      "{,}",
+      '{"a"}',
+      '{"a" 1}',
+      "{a:1}",
+      "{'a':1}",
+      '"\\x"',
+      '"\\u12"',
+      '"\\u12G4"',
+      '"\\U0041"',
+      '"abc',
+      '"a\tb"',
+      '"a\nb"',
+      '"\u0000"',
+      '"\u001f"',
+      "[1 2]",
+      "tru",
+      "nul",
+      "fals",
+      "falsey",
+      "True",
+      "true false",
+      "[]]",
+      "[",
+      "{",
+      "{}x",
+      "1 1",
+      '"\\"',
+      "[1]//",
+      "1\u000b",
+      "\f1",
+      "\u00a01",
+      '["a":1]',
+      '{"a":1 "b":2}',
+      '{"a"::1}',
+      "[1,,2]",
     ];
     for (let i = 0; i < invalid.length; i++) rejectsText(invalid[i]);
   });
@@ -82,8 +153,8 @@ describe("json grammar: rejected", () => {
   it("reports the byte offset of the problem", () => {
     expect(parseJsonString("[1,]").offset).toBe(3);
     expect(parseJsonString("01").offset).toBe(1);
-    expect(parseJsonString("{\"a\":1x}").offset).toBe(6);
-    expect(parseJsonString("\"ab\u0001\"").offset).toBe(3);
+    expect(parseJsonString('{"a":1x}').offset).toBe(6);
+    expect(parseJsonString('"ab\u0001"').offset).toBe(3);
     expect(parseJsonString("").error).toBe("empty input at byte 0");
   });
 });
@@ -98,7 +169,7 @@ describe("json grammar: depth limit", () => {
 
   it("rejects 200k open brackets without a stack overflow", () => {
     expect(parseJsonString("[".repeat(200000)).ok).toBe(false);
-    expect(parseJsonString("{\"a\":".repeat(200000)).ok).toBe(false);
+    expect(parseJsonString('{"a":'.repeat(200000)).ok).toBe(false);
   });
 
   it("honours an explicit limit", () => {
@@ -127,7 +198,7 @@ describe("json grammar: depth limit", () => {
 describe("json DOM under a collecting runtime", () => {
   it("keeps every buffer alive through a container-dense parse, walk and edit", () => {
     const parts = new Array<string>();
-    for (let i = 0; i < 3000; i++) parts.push("{\"k\\u0065y\":[\"\\u00e9" + i.toString() + "\",[]]}");
+    for (let i = 0; i < 3000; i++) parts.push('{"k\\u0065y":["\\u00e9' + i.toString() + '",[]]}');
     const text = "[" + parts.join(",") + "]";
     const doc = parseJsonString(text).value;
     expect(doc !== null).toBe(true);
@@ -146,7 +217,7 @@ describe("json DOM under a collecting runtime", () => {
     expect(ok).toBe(3000);
     __collect();
     const out = doc.toString();
-    expect(out.startsWith("[{\"k\\u0065y\":[\"\\u00e90\",[],0]},")).toBe(true);
-    expect(out.endsWith(",{\"k\\u0065y\":[\"\\u00e92999\",[],2999]}]")).toBe(true);
+    expect(out.startsWith('[{"k\\u0065y":["\\u00e90",[],0]},')).toBe(true);
+    expect(out.endsWith(',{"k\\u0065y":["\\u00e92999",[],2999]}]')).toBe(true);
   });
 });

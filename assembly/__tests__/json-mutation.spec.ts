@@ -22,48 +22,48 @@ function num(text: string): JsonValue {
 
 describe("json mutation: objects", () => {
   it("replaces in place, keeping the member's position", () => {
-    const doc = parse("{\"a\":1,\"b\":2,\"c\":3}");
+    const doc = parse('{"a":1,"b":2,"c":3}');
     expect(doc.set("b", JsonValue.int(9))).toBe(true);
-    expect(doc.toString()).toBe("{\"a\":1,\"b\":9,\"c\":3}");
+    expect(doc.toString()).toBe('{"a":1,"b":9,"c":3}');
   });
 
   it("appends a new key", () => {
-    const doc = parse("{ \"a\" : 1 }");
+    const doc = parse('{ "a" : 1 }');
     doc.set("d", JsonValue.str("x"));
-    expect(doc.toString()).toBe("{\"a\":1,\"d\":\"x\"}");
+    expect(doc.toString()).toBe('{"a":1,"d":"x"}');
   });
 
   it("replaces only the last duplicate and never creates one", () => {
-    const doc = parse("{\"a\":1,\"b\":0,\"a\":2}");
+    const doc = parse('{"a":1,"b":0,"a":2}');
     doc.set("a", JsonValue.int(3));
-    expect(doc.toString()).toBe("{\"a\":1,\"b\":0,\"a\":3}");
+    expect(doc.toString()).toBe('{"a":1,"b":0,"a":3}');
     expect(doc.size()).toBe(3);
   });
 
   it("keeps the raw bytes of an escaped key it replaces", () => {
-    const doc = parse("{\"n\\u0061me\":1}");
+    const doc = parse('{"n\\u0061me":1}');
     doc.set("name", JsonValue.int(2));
-    expect(doc.toString()).toBe("{\"n\\u0061me\":2}");
+    expect(doc.toString()).toBe('{"n\\u0061me":2}');
   });
 
   it("escapes new keys", () => {
     const doc = JsonValue.object();
-    doc.set("q\"\n😀", JsonValue.nul());
-    expect(doc.toString()).toBe("{\"q\\\"\\n😀\":null}");
-    expect(doc.keyAt(0)).toBe("q\"\n😀");
-    expect(doc.has("q\"\n😀")).toBe(true);
+    doc.set('q"\n😀', JsonValue.nul());
+    expect(doc.toString()).toBe('{"q\\"\\n😀":null}');
+    expect(doc.keyAt(0)).toBe('q"\n😀');
+    expect(doc.has('q"\n😀')).toBe(true);
   });
 
   it("removes every occurrence", () => {
-    const doc = parse("{\"a\":1,\"b\":2,\"n\\u0061me\":3,\"a\":4,\"name\":5}");
+    const doc = parse('{"a":1,"b":2,"n\\u0061me":3,"a":4,"name":5}');
     expect(doc.remove("a")).toBe(true);
     expect(doc.remove("name")).toBe(true);
-    expect(doc.toString()).toBe("{\"b\":2}");
+    expect(doc.toString()).toBe('{"b":2}');
     expect(doc.has("a")).toBe(false);
   });
 
   it("leaves a document untouched when nothing is removed", () => {
-    const text = "{ \"a\" : 1 }";
+    const text = '{ "a" : 1 }';
     const doc = parse(text);
     expect(doc.remove("zz")).toBe(false);
     expect(doc.toString()).toBe(text);
@@ -85,7 +85,7 @@ describe("json mutation: arrays", () => {
     expect(doc.insert(5, JsonValue.int(5))).toBe(true);
     expect(doc.removeAt(2)).toBe(true);
     expect(doc.replace(1, JsonValue.str("one"))).toBe(true);
-    expect(doc.toString()).toBe("[0,\"one\",3,4,5]");
+    expect(doc.toString()).toBe('[0,"one",3,4,5]');
   });
 
   it("refuses out-of-range indices and other kinds", () => {
@@ -109,14 +109,14 @@ describe("json mutation: arrays", () => {
 
 describe("json mutation: live nodes and dirtiness", () => {
   it("marks every ancestor dirty and keeps untouched siblings byte-exact", () => {
-    const doc = parse("{ \"x\" : { \"y\" : [ 1 , 2 ] }, \"z\" : [ 3 ] }");
+    const doc = parse('{ "x" : { "y" : [ 1 , 2 ] }, "z" : [ 3 ] }');
     const y = child(child(doc, "x"), "y");
     y.push(JsonValue.int(3));
-    expect(doc.toString()).toBe("{\"x\":{\"y\":[1,2,3]},\"z\":[ 3 ]}");
+    expect(doc.toString()).toBe('{"x":{"y":[1,2,3]},"z":[ 3 ]}');
   });
 
   it("stays clean after reads", () => {
-    const text = "{ \"a\" : { \"b\" : [ 1, \"\\u0041\" ] } }";
+    const text = '{ "a" : { "b" : [ 1, "\\u0041" ] } }';
     const doc = parse(text);
     const b = child(child(doc, "a"), "b");
     expect(b.size()).toBe(2);
@@ -127,41 +127,41 @@ describe("json mutation: live nodes and dirtiness", () => {
   });
 
   it("keeps a new container live after insertion", () => {
-    const doc = parse("{\"a\":1}");
+    const doc = parse('{"a":1}');
     const labels = JsonValue.object();
     doc.set("labels", labels);
     labels.set("k", JsonValue.str("v"));
-    expect(doc.toString()).toBe("{\"a\":1,\"labels\":{\"k\":\"v\"}}");
+    expect(doc.toString()).toBe('{"a":1,"labels":{"k":"v"}}');
   });
 
   it("detaches removed nodes: later changes to them do not reach the document", () => {
-    const doc = parse("{\"a\":{\"b\":1},\"c\":2}");
+    const doc = parse('{"a":{"b":1},"c":2}');
     const a = child(doc, "a");
     doc.remove("a");
     a.set("b", JsonValue.int(9));
-    expect(doc.toString()).toBe("{\"c\":2}");
+    expect(doc.toString()).toBe('{"c":2}');
   });
 
   it("inserts a copy of a node that already belongs to a container", () => {
-    const doc = parse("{\"a\":{\"b\":1},\"c\":[]}");
+    const doc = parse('{"a":{"b":1},"c":[]}');
     const a = child(doc, "a");
     child(doc, "c").push(a);
     a.set("b", JsonValue.int(2));
-    expect(doc.toString()).toBe("{\"a\":{\"b\":2},\"c\":[{\"b\":1}]}");
+    expect(doc.toString()).toBe('{"a":{"b":2},"c":[{"b":1}]}');
   });
 
   it("copies instead of creating a cycle", () => {
-    const doc = parse("{\"a\":{}}");
+    const doc = parse('{"a":{}}');
     child(doc, "a").set("self", doc);
-    expect(doc.toString()).toBe("{\"a\":{\"self\":{\"a\":{}}}}");
+    expect(doc.toString()).toBe('{"a":{"self":{"a":{}}}}');
   });
 
   it("embeds parsed JSON without its surrounding whitespace but with its inner bytes", () => {
     const doc = parse("[1]");
-    const part = JsonValue.parse(Uint8Array.wrap(String.UTF8.encode("  { \"k\" : [ 1.0 ] }\n")));
+    const part = JsonValue.parse(Uint8Array.wrap(String.UTF8.encode('  { "k" : [ 1.0 ] }\n')));
     expect(part !== null).toBe(true);
     if (part !== null) doc.push(part);
-    expect(doc.toString()).toBe("[1,{ \"k\" : [ 1.0 ] }]");
+    expect(doc.toString()).toBe('[1,{ "k" : [ 1.0 ] }]');
   });
 
   it("edits at the bottom of a 1000-deep document", () => {
@@ -214,19 +214,21 @@ describe("json mutation: new values", () => {
     const a = JsonValue.array();
     a.push(JsonValue.int(1));
     o.set("a", a);
-    expect(o.toString()).toBe("{\"b\":true,\"n\":null,\"a\":[1]}");
+    expect(o.toString()).toBe('{"b":true,"n":null,"a":[1]}');
     expect(o.kindName()).toBe("object");
   });
 
   it("writes the same bytes through toBytes, writeTo and toString", () => {
-    const doc = parse("{\"a\": [1, \"é\"]}");
+    const doc = parse('{"a": [1, "é"]}');
     child(doc, "a").push(JsonValue.str("😀"));
     const sink = new ByteSink(1);
     doc.writeTo(sink);
     const bytes = doc.toBytes();
     expect(sink.length).toBe(bytes.length);
-    expect(String.UTF8.decode(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))).toBe(doc.toString());
-    expect(sink.toString()).toBe("{\"a\":[1,\"é\",\"😀\"]}");
+    expect(String.UTF8.decode(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))).toBe(
+      doc.toString(),
+    );
+    expect(sink.toString()).toBe('{"a":[1,"é","😀"]}');
     expect(doc.rawText()).toBe(sink.toString());
   });
 });

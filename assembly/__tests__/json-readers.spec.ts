@@ -23,21 +23,21 @@ function intMember(doc: JsonValue, key: string): i64 {
 
 describe("json readers: asString", () => {
   it("fully unescapes", () => {
-    const r = parse("\"a\\u0041\\n\\t\\b\\f\\r\\\"\\\\\\/\\ud83d\\ude00\\uD83D\\uDE00é中\"").asString();
+    const r = parse('"a\\u0041\\n\\t\\b\\f\\r\\"\\\\\\/\\ud83d\\ude00\\uD83D\\uDE00é中"').asString();
     expect(r.ok).toBe(true);
-    expect(r.value).toBe("aA\n\t\b\f\r\"\\/😀😀é中");
+    expect(r.value).toBe('aA\n\t\b\f\r"\\/😀😀é中');
   });
 
   it("decodes plain UTF-8 including astral characters", () => {
-    const r = parse("\"x😀\u{10ffff}\"").asString();
+    const r = parse('"x😀\u{10ffff}"').asString();
     expect(r.value).toBe("x😀\u{10ffff}");
   });
 
   it("makes a lone-surrogate escape Invalid", () => {
-    expect(parse("\"\\ud800\"").asString().state).toBe(ReadState.Invalid);
-    expect(parse("\"\\udc00x\"").asString().state).toBe(ReadState.Invalid);
-    expect(parse("\"\\ud83d\\u0041\"").asString().state).toBe(ReadState.Invalid);
-    expect(parse("\"\\ud83d😀\"").asString().invalid).toBe(true);
+    expect(parse('"\\ud800"').asString().state).toBe(ReadState.Invalid);
+    expect(parse('"\\udc00x"').asString().state).toBe(ReadState.Invalid);
+    expect(parse('"\\ud83d\\u0041"').asString().state).toBe(ReadState.Invalid);
+    expect(parse('"\\ud83d😀"').asString().invalid).toBe(true);
   });
 
   it("makes other kinds Invalid with a message", () => {
@@ -71,7 +71,7 @@ describe("json readers: integers", () => {
     expect(parse("1E+2").asU64().invalid).toBe(true);
     expect(parse("-1").asU64().invalid).toBe(true);
     expect(parse("-0").asU64().ok).toBe(true);
-    expect(parse("\"1\"").asI64().invalid).toBe(true);
+    expect(parse('"1"').asI64().invalid).toBe(true);
     expect(parse("true").asU64().invalid).toBe(true);
   });
 });
@@ -91,7 +91,7 @@ describe("json readers: asF64, asBool, numberText", () => {
   it("makes non-finite results Invalid", () => {
     expect(parse("1e400").asF64().invalid).toBe(true);
     expect(parse("-1e400").asF64().invalid).toBe(true);
-    expect(parse("\"NaN\"").asF64().invalid).toBe(true);
+    expect(parse('"NaN"').asF64().invalid).toBe(true);
   });
 
   it("reads booleans and rejects other kinds", () => {
@@ -109,36 +109,36 @@ describe("json readers: asF64, asBool, numberText", () => {
       const v = doc.at(i);
       expect(v !== null && v.numberText() == want[i]).toBe(true, want[i]);
     }
-    expect(parse("\"1\"").numberText()).toBe("");
+    expect(parse('"1"').numberText()).toBe("");
   });
 });
 
 describe("json readers: objects", () => {
   it("returns the last occurrence of a duplicate key", () => {
-    const doc = parse("{\"a\":1,\"b\":2,\"a\":3}");
+    const doc = parse('{"a":1,"b":2,"a":3}');
     expect(intMember(doc, "a")).toBe(3);
     expect(doc.size()).toBe(3);
     expect(doc.keyAt(2)).toBe("a");
   });
 
   it("looks keys up by decoded text", () => {
-    const doc = parse("{\"n\\u0061me\":\"x\",\"we\\u0069rd\\\"key\":1,\"\\ud83d\\ude00\":2,\"é\":3,\"a\\/b\":4}");
+    const doc = parse('{"n\\u0061me":"x","we\\u0069rd\\"key":1,"\\ud83d\\ude00":2,"é":3,"a\\/b":4}');
     expect(doc.readString("name").value).toBe("x");
-    expect(doc.has("weird\"key")).toBe(true);
+    expect(doc.has('weird"key')).toBe(true);
     expect(intMember(doc, "😀")).toBe(2);
     expect(intMember(doc, "\u00e9")).toBe(3);
     expect(intMember(doc, "a/b")).toBe(4);
     expect(doc.has("n\\u0061me")).toBe(false);
-    expect(doc.keyAt(1)).toBe("weird\"key");
+    expect(doc.keyAt(1)).toBe('weird"key');
   });
 
   it("treats a raw key and its escaped spelling as the same key (last wins)", () => {
-    const doc = parse("{\"name\":1,\"n\\u0061me\":2}");
+    const doc = parse('{"name":1,"n\\u0061me":2}');
     expect(intMember(doc, "name")).toBe(2);
   });
 
   it("distinguishes absent, null, ok and invalid", () => {
-    const doc = parse("{\"s\":\"x\",\"n\":null,\"i\":7,\"f\":1.5,\"b\":true,\"o\":{},\"a\":[]}");
+    const doc = parse('{"s":"x","n":null,"i":7,"f":1.5,"b":true,"o":{},"a":[]}');
     expect(doc.readString("missing").state).toBe(ReadState.Absent);
     expect(doc.readString("n").state).toBe(ReadState.Null);
     expect(doc.readString("n").missing).toBe(true);
@@ -157,11 +157,11 @@ describe("json readers: objects", () => {
     expect(arr.readString("a").state).toBe(ReadState.Absent);
     expect(arr.keyAt(0)).toBe("");
     expect(parse("1").size()).toBe(0);
-    expect(parse("\"x\"").at(0) === null).toBe(true);
+    expect(parse('"x"').at(0) === null).toBe(true);
   });
 
   it("indexes arrays and object members with range checks", () => {
-    const doc = parse("{\"a\":[10,20],\"b\":{\"c\":1}}");
+    const doc = parse('{"a":[10,20],"b":{"c":1}}');
     const a = member(doc, "a");
     expect(a.size()).toBe(2);
     const second = a.at(1);
@@ -177,13 +177,15 @@ describe("json readers: objects", () => {
     expect(parse("null").kindName()).toBe("null");
     expect(parse("true").kindName()).toBe("boolean");
     expect(parse("1").kindName()).toBe("number");
-    expect(parse("\"\"").kindName()).toBe("string");
+    expect(parse('""').kindName()).toBe("string");
     expect(parse("[]").kindName()).toBe("array");
     expect(parse("{}").kindName()).toBe("object");
   });
 });
 
-function spaces(n: i32): string { return " ".repeat(n); }
+function spaces(n: i32): string {
+  return " ".repeat(n);
+}
 
 describe("json readers: member keys far from their value or very long (the table's side list)", () => {
   it("finds keys whose value is 2,045 and 2,046 bytes after the closing quote, and past it", () => {
@@ -191,7 +193,7 @@ describe("json readers: member keys far from their value or very long (the table
     // gap = bytes from the closing quote to the value: `"ab"<k spaces>: 7` has k + 3
     const gaps: i32[] = [3, 2045, 2046, 2047, 5000];
     for (let i = 0; i < gaps.length; i++) {
-      const text = "{\"x\":0,\"ab\"" + spaces(gaps[i] - 3) + ": 7,\"a\\u0062c\"" + spaces(gaps[i] - 2) + ":8,\"z\":9}";
+      const text = '{"x":0,"ab"' + spaces(gaps[i] - 3) + ': 7,"a\\u0062c"' + spaces(gaps[i] - 2) + ':8,"z":9}';
       const doc = parse(text);
       expect(member(doc, "ab").asI64().value).toBe(<i64>7);
       expect(member(doc, "abc").asI64().value).toBe(<i64>8);
@@ -202,7 +204,7 @@ describe("json readers: member keys far from their value or very long (the table
       expect(doc.toString()).toBe(text);
       // a sibling edit re-emits the container canonically, each raw key from its span
       doc.set("x", JsonValue.int(1));
-      expect(doc.toString()).toBe("{\"x\":1,\"ab\":7,\"a\\u0062c\":8,\"z\":9}");
+      expect(doc.toString()).toBe('{"x":1,"ab":7,"a\\u0062c":8,"z":9}');
     }
   });
 
@@ -210,12 +212,12 @@ describe("json readers: member keys far from their value or very long (the table
     const lengths: i32[] = [1048575, 1048576];
     for (let i = 0; i < lengths.length; i++) {
       const key = "k".repeat(lengths[i]);
-      const doc = parse("{\"a\":1,\"" + key + "\":2,\"b\":3}");
+      const doc = parse('{"a":1,"' + key + '":2,"b":3}');
       expect(member(doc, key).asI64().value).toBe(<i64>2);
       expect(member(doc, "b").asI64().value).toBe(<i64>3);
       expect(doc.keyAt(1).length).toBe(lengths[i]);
       doc.set("a", JsonValue.int(5));
-      expect(doc.toString()).toBe("{\"a\":5,\"" + key + "\":2,\"b\":3}");
+      expect(doc.toString()).toBe('{"a":5,"' + key + '":2,"b":3}');
     }
   });
 });
@@ -229,10 +231,10 @@ function probeAnswers(obj: JsonValue): void {
   expect(obj.memberKind("missing")).toBe(-1);
   expect(obj.stringEquals("s", "x")).toBe(true);
   expect(obj.stringEquals("s", "y")).toBe(false);
-  expect(obj.stringEquals("e", "a\"b")).toBe(true);
+  expect(obj.stringEquals("e", 'a"b')).toBe(true);
   expect(obj.stringEquals("b", "true")).toBe(false);
   expect(obj.stringEquals("missing", "")).toBe(false);
-  expect(obj.stringOrNull("e")).toBe("a\"b");
+  expect(obj.stringOrNull("e")).toBe('a"b');
   expect(obj.stringOrNull("b") === null).toBe(true);
   expect(obj.memberIsBool("b", true)).toBe(true);
   expect(obj.memberIsBool("b", false)).toBe(false);
@@ -242,7 +244,7 @@ function probeAnswers(obj: JsonValue): void {
 }
 
 describe("json member probes", () => {
-  const text = "{\"s\":\"x\",\"e\":\"a\\\"b\",\"b\":true,\"n\":null,\"o\":{}}";
+  const text = '{"s":"x","e":"a\\"b","b":true,"n":null,"o":{}}';
 
   it("answer from the records of an untouched object", () => {
     probeAnswers(parse(text));
@@ -257,7 +259,7 @@ describe("json member probes", () => {
   it("answer for an object built without a document", () => {
     const obj = JsonValue.object();
     obj.set("s", JsonValue.str("x"));
-    obj.set("e", JsonValue.str("a\"b"));
+    obj.set("e", JsonValue.str('a"b'));
     obj.set("b", JsonValue.bool(true));
     obj.set("n", JsonValue.nul());
     obj.set("o", JsonValue.object());
@@ -265,7 +267,7 @@ describe("json member probes", () => {
   });
 
   it("keep each answer apart when two objects of one document are probed in turn", () => {
-    const doc = parse("{\"a\":{\"k\":\"1\"},\"b\":{\"k\":true}}");
+    const doc = parse('{"a":{"k":"1"},"b":{"k":true}}');
     const a = member(doc, "a");
     const b = member(doc, "b");
     expect(a.memberKind("k")).toBe(<i32>JsonKind.String);
@@ -275,7 +277,7 @@ describe("json member probes", () => {
   });
 
   it("answer nothing on a value that is not an object", () => {
-    const arr = parse("[\"s\"]");
+    const arr = parse('["s"]');
     expect(arr.memberKind("s")).toBe(-1);
     expect(arr.stringOrNull("s") === null).toBe(true);
   });
@@ -283,13 +285,13 @@ describe("json member probes", () => {
 
 describe("json sourceLength", () => {
   it("is the whole input for a parsed root, surrounding whitespace included", () => {
-    const text = "  {\"a\": [1, 2]}\n";
+    const text = '  {"a": [1, 2]}\n';
     expect(parse(text).sourceLength()).toBe(text.length);
     expect(parse(text).sourceLength()).toBe(16);
   });
 
   it("is a member's own span", () => {
-    const doc = parse("{\"a\": [1, 2] }");
+    const doc = parse('{"a": [1, 2] }');
     expect(member(doc, "a").sourceLength()).toBe(6);
   });
 

@@ -1,7 +1,13 @@
 import { JsonValue, parseJsonString, ReadState } from "../json/index";
 import {
-  checkAnnotations, checkLabels, checkAnnotationsWritable, readAnnotation, readLabel, annotationOrEmpty,
-  setAnnotation, removeAnnotation,
+  checkAnnotations,
+  checkLabels,
+  checkAnnotationsWritable,
+  readAnnotation,
+  readLabel,
+  annotationOrEmpty,
+  setAnnotation,
+  removeAnnotation,
 } from "../k8s/annotations";
 
 function parse(text: string): JsonValue {
@@ -21,14 +27,20 @@ describe("checkAnnotations / checkLabels", () => {
     expect(checkAnnotations(parse("[]"))).toBe("object is not a JSON object");
     expect(checkAnnotations(parse('{"metadata":"x"}'))).toBe("metadata is not an object");
     expect(checkAnnotations(parse('{"metadata":{"annotations":"x"}}'))).toBe("metadata.annotations is not an object");
-    expect(checkAnnotations(parse('{"metadata":{"annotations":{"a":"1","b":2}}}'))).toBe("metadata.annotations[b] is not a string");
-    expect(checkAnnotations(parse('{"metadata":{"annotations":{"a":null}}}'))).toBe("metadata.annotations[a] is not a string");
+    expect(checkAnnotations(parse('{"metadata":{"annotations":{"a":"1","b":2}}}'))).toBe(
+      "metadata.annotations[b] is not a string",
+    );
+    expect(checkAnnotations(parse('{"metadata":{"annotations":{"a":null}}}'))).toBe(
+      "metadata.annotations[a] is not a string",
+    );
     expect(checkLabels(parse('{"metadata":{"labels":{"app":true}}}'))).toBe("metadata.labels[app] is not a string");
     expect(checkLabels(parse('{"metadata":{"annotations":{"app":true}}}'))).toBe("");
   });
   it("writable needs only the containers to be objects", () => {
     expect(checkAnnotationsWritable(parse('{"metadata":{"annotations":{"a":1}}}'))).toBe("");
-    expect(checkAnnotationsWritable(parse('{"metadata":{"annotations":[]}}'))).toBe("metadata.annotations is not an object");
+    expect(checkAnnotationsWritable(parse('{"metadata":{"annotations":[]}}'))).toBe(
+      "metadata.annotations is not an object",
+    );
   });
 });
 
@@ -45,7 +57,9 @@ describe("readAnnotation", () => {
     expect(readAnnotation(parse('"s"'), "k").state).toBe(ReadState.Invalid);
   });
   it("escaped keys are compared decoded; last duplicate wins", () => {
-    expect(readAnnotation(parse('{"metadata":{"annotations":{"lmcache.ai\\/x":"1"}}}'), "lmcache.ai/x").value).toBe("1");
+    expect(readAnnotation(parse('{"metadata":{"annotations":{"lmcache.ai\\/x":"1"}}}'), "lmcache.ai/x").value).toBe(
+      "1",
+    );
     expect(readAnnotation(parse('{"metadata":{"annotations":{"k":"1","k":"2"}}}'), "k").value).toBe("2");
   });
   it("labels and the empty fallback", () => {
@@ -88,7 +102,7 @@ describe("setAnnotation", () => {
   });
   it("escapes new keys and values", () => {
     const pod = parse("{}");
-    setAnnotation(pod, "k\"", "line\nnext");
+    setAnnotation(pod, 'k"', "line\nnext");
     expect(pod.toString()).toBe('{"metadata":{"annotations":{"k\\"":"line\\nnext"}}}');
   });
 });

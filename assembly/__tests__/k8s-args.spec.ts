@@ -1,7 +1,17 @@
 import { JsonValue, parseJsonString } from "../json/index";
 import {
-  applyArg, applyBareFlag, argValues, hasFlag, hasExactFlag, countExactFlag, hasFlagWithEquals,
-  planApplyArg, ArgActionKind, applyArgToArray, applyBareFlagToArray, containerArgs,
+  applyArg,
+  applyBareFlag,
+  argValues,
+  hasFlag,
+  hasExactFlag,
+  countExactFlag,
+  hasFlagWithEquals,
+  planApplyArg,
+  ArgActionKind,
+  applyArgToArray,
+  applyBareFlagToArray,
+  containerArgs,
 } from "../k8s/args";
 
 function parse(text: string): JsonValue {
@@ -28,39 +38,58 @@ describe("flag detection", () => {
 
 describe("applyArg", () => {
   it("exact flag followed by a token: overwrite the next token", () => {
-    expect(applyArg(["--attention-backend", "FLASH_ATTN"], "--attention-backend", "CUSTOM"))
-      .toStrictEqual(["--attention-backend", "CUSTOM"]);
+    expect(applyArg(["--attention-backend", "FLASH_ATTN"], "--attention-backend", "CUSTOM")).toStrictEqual([
+      "--attention-backend",
+      "CUSTOM",
+    ]);
   });
   it("overwrites the next token even when it is another flag (acceptance 45)", () => {
-    expect(applyArg(["--block-size", "--model", "m"], "--block-size", "64"))
-      .toStrictEqual(["--block-size", "64", "m"]);
+    expect(applyArg(["--block-size", "--model", "m"], "--block-size", "64")).toStrictEqual(["--block-size", "64", "m"]);
   });
   it("exact flag as the last token: append the value (acceptance 46)", () => {
-    expect(applyArg(["--model", "m", "--block-size"], "--block-size", "64"))
-      .toStrictEqual(["--model", "m", "--block-size", "64"]);
+    expect(applyArg(["--model", "m", "--block-size"], "--block-size", "64")).toStrictEqual([
+      "--model",
+      "m",
+      "--block-size",
+      "64",
+    ]);
   });
   it("flag= form is rewritten keeping the form", () => {
-    expect(applyArg(["--attention-backend=FLASH_ATTN"], "--attention-backend", "CUSTOM"))
-      .toStrictEqual(["--attention-backend=CUSTOM"]);
-    expect(applyArg(["--kv-transfer-config="], "--kv-transfer-config", "{}"))
-      .toStrictEqual(["--kv-transfer-config={}"]);
+    expect(applyArg(["--attention-backend=FLASH_ATTN"], "--attention-backend", "CUSTOM")).toStrictEqual([
+      "--attention-backend=CUSTOM",
+    ]);
+    expect(applyArg(["--kv-transfer-config="], "--kv-transfer-config", "{}")).toStrictEqual([
+      "--kv-transfer-config={}",
+    ]);
   });
   it("first match only, later duplicates untouched (acceptance 47)", () => {
-    expect(applyArg(["--block-size=32", "--block-size", "16"], "--block-size", "64"))
-      .toStrictEqual(["--block-size=64", "--block-size", "16"]);
-    expect(applyArg(["--block-size", "16", "--block-size=32"], "--block-size", "64"))
-      .toStrictEqual(["--block-size", "64", "--block-size=32"]);
+    expect(applyArg(["--block-size=32", "--block-size", "16"], "--block-size", "64")).toStrictEqual([
+      "--block-size=64",
+      "--block-size",
+      "16",
+    ]);
+    expect(applyArg(["--block-size", "16", "--block-size=32"], "--block-size", "64")).toStrictEqual([
+      "--block-size",
+      "64",
+      "--block-size=32",
+    ]);
   });
   it("no match: append the two tokens", () => {
     expect(applyArg(["--model", "m"], "--block-size", "64")).toStrictEqual(["--model", "m", "--block-size", "64"]);
     expect(applyArg([], "--block-size", "64")).toStrictEqual(["--block-size", "64"]);
   });
   it("aliases and prefixes are not matches", () => {
-    expect(applyArg(["--block-sizes", "8"], "--block-size", "64")).toStrictEqual(["--block-sizes", "8", "--block-size", "64"]);
+    expect(applyArg(["--block-sizes", "8"], "--block-size", "64")).toStrictEqual([
+      "--block-sizes",
+      "8",
+      "--block-size",
+      "64",
+    ]);
   });
   it("compilation config rewrite (acceptance 50)", () => {
-    expect(applyArg(['--compilation-config={"x":1}'], "--compilation-config", '{"cudagraph_mode":"FULL_DECODE_ONLY"}'))
-      .toStrictEqual(['--compilation-config={"cudagraph_mode":"FULL_DECODE_ONLY"}']);
+    expect(
+      applyArg(['--compilation-config={"x":1}'], "--compilation-config", '{"cudagraph_mode":"FULL_DECODE_ONLY"}'),
+    ).toStrictEqual(['--compilation-config={"cudagraph_mode":"FULL_DECODE_ONLY"}']);
   });
   it("planApplyArg reports the action", () => {
     const a = planApplyArg(["--x", "1"], "--x", "2");
@@ -80,15 +109,22 @@ describe("applyBareFlag", () => {
     expect(applyBareFlag(["--model", "m"], "--enforce-eager")).toStrictEqual(["--model", "m", "--enforce-eager"]);
   });
   it("keeps an exact match", () => {
-    expect(applyBareFlag(["--enforce-eager", "--model", "m"], "--enforce-eager")).toStrictEqual(["--enforce-eager", "--model", "m"]);
+    expect(applyBareFlag(["--enforce-eager", "--model", "m"], "--enforce-eager")).toStrictEqual([
+      "--enforce-eager",
+      "--model",
+      "m",
+    ]);
   });
   it("flag=value counts as present (acceptance 48)", () => {
-    expect(applyBareFlag(["--no-enable-chunked-prefill=true"], "--no-enable-chunked-prefill"))
-      .toStrictEqual(["--no-enable-chunked-prefill=true"]);
+    expect(applyBareFlag(["--no-enable-chunked-prefill=true"], "--no-enable-chunked-prefill")).toStrictEqual([
+      "--no-enable-chunked-prefill=true",
+    ]);
   });
   it("the opposite boolean is not recognized", () => {
-    expect(applyBareFlag(["--enable-chunked-prefill"], "--no-enable-chunked-prefill"))
-      .toStrictEqual(["--enable-chunked-prefill", "--no-enable-chunked-prefill"]);
+    expect(applyBareFlag(["--enable-chunked-prefill"], "--no-enable-chunked-prefill")).toStrictEqual([
+      "--enable-chunked-prefill",
+      "--no-enable-chunked-prefill",
+    ]);
   });
 });
 

@@ -1,9 +1,22 @@
 import { JsonValue, parseJsonString } from "../json/index";
 import {
-  readContainers, readPodList, findContainerIndex, findNamedIndex, containerAt, firstContainer, containerNames, containerPath,
+  readContainers,
+  readPodList,
+  findContainerIndex,
+  findNamedIndex,
+  containerAt,
+  firstContainer,
+  containerNames,
+  containerPath,
 } from "../k8s/containers";
 import {
-  checkContainerFields, checkContainerList, checkPodLists, checkStringArray, checkNamedObjectArray, checkEnvList, checkObject,
+  checkContainerFields,
+  checkContainerList,
+  checkPodLists,
+  checkStringArray,
+  checkNamedObjectArray,
+  checkEnvList,
+  checkObject,
 } from "../k8s/validate";
 
 function parse(text: string): JsonValue {
@@ -69,31 +82,50 @@ describe("type validation details", () => {
     expect(checkContainerFields(c, "spec.containers[0]")).toBe("spec.containers[0].args[2] is not a string");
   });
   it("args / command not arrays", () => {
-    expect(checkContainerFields(parse('{"name":"v","args":"x"}'), "spec.containers[1]")).toBe("spec.containers[1].args is not an array");
+    expect(checkContainerFields(parse('{"name":"v","args":"x"}'), "spec.containers[1]")).toBe(
+      "spec.containers[1].args is not an array",
+    );
     expect(checkContainerFields(parse('{"name":"v","command":[null]}'), "p")).toBe("p.command[0] is not a string");
   });
   it("env entries need a string name; value must be a string when set", () => {
-    expect(checkContainerFields(parse('{"name":"v","env":[{"name":"A"},{"value":"x"}]}'), "p")).toBe("p.env[1].name is not a string");
+    expect(checkContainerFields(parse('{"name":"v","env":[{"name":"A"},{"value":"x"}]}'), "p")).toBe(
+      "p.env[1].name is not a string",
+    );
     expect(checkContainerFields(parse('{"name":"v","env":["A=1"]}'), "p")).toBe("p.env[0] is not an object");
-    expect(checkContainerFields(parse('{"name":"v","env":[{"name":"A","value":1}]}'), "p")).toBe("p.env[0].value is not a string");
+    expect(checkContainerFields(parse('{"name":"v","env":[{"name":"A","value":1}]}'), "p")).toBe(
+      "p.env[0].value is not a string",
+    );
     expect(checkContainerFields(parse('{"name":"v","env":{}}'), "p")).toBe("p.env is not an array");
     expect(checkEnvList(parse('{"env":[{"name":"A","value":null,"valueFrom":{}}]}'), "p")).toBe("");
   });
   it("volumeMounts named objects; container itself", () => {
-    expect(checkContainerFields(parse('{"name":"v","volumeMounts":[{"mountPath":"/x"}]}'), "p")).toBe("p.volumeMounts[0].name is not a string");
+    expect(checkContainerFields(parse('{"name":"v","volumeMounts":[{"mountPath":"/x"}]}'), "p")).toBe(
+      "p.volumeMounts[0].name is not a string",
+    );
     expect(checkContainerFields(parse('"c"'), "p")).toBe("p is not an object");
     expect(checkContainerFields(null, "p")).toBe("p is not an object");
     expect(checkContainerFields(parse('{"args":[]}'), "p")).toBe("p.name is not a string");
   });
   it("a well-typed container passes", () => {
-    expect(checkContainerFields(parse('{"name":"v","args":["a"],"command":[],"env":[{"name":"A","valueFrom":{"x":1}}],"volumeMounts":[{"name":"m","mountPath":"/m"}]}'), "p")).toBe("");
+    expect(
+      checkContainerFields(
+        parse(
+          '{"name":"v","args":["a"],"command":[],"env":[{"name":"A","valueFrom":{"x":1}}],"volumeMounts":[{"name":"m","mountPath":"/m"}]}',
+        ),
+        "p",
+      ),
+    ).toBe("");
     expect(checkContainerFields(parse('{"name":"v","args":null,"env":null}'), "p")).toBe("");
   });
   it("container list and pod lists", () => {
-    expect(checkContainerList(parse('{"spec":{"containers":[{"name":"a"},3]}}'))).toBe("spec.containers[1] is not an object");
+    expect(checkContainerList(parse('{"spec":{"containers":[{"name":"a"},3]}}'))).toBe(
+      "spec.containers[1] is not an object",
+    );
     expect(checkContainerList(parse('{"spec":{"containers":"x"}}'))).toBe("spec.containers is not an array");
     expect(checkContainerList(parse("{}"))).toBe("");
-    expect(checkPodLists(parse('{"spec":{"volumes":[{"name":"v"}],"initContainers":[{}]}}'))).toBe("spec.initContainers[0].name is not a string");
+    expect(checkPodLists(parse('{"spec":{"volumes":[{"name":"v"}],"initContainers":[{}]}}'))).toBe(
+      "spec.initContainers[0].name is not a string",
+    );
     expect(checkPodLists(parse('{"spec":{"imagePullSecrets":{}}}'))).toBe("spec.imagePullSecrets is not an array");
     expect(checkPodLists(parse('{"spec":{"imagePullSecrets":[{},"x"]}}'))).toBe("");
   });

@@ -22,7 +22,9 @@ function argsOf(pod: JsonValue, i: i32): string[] {
 }
 
 function podWithArgs(argsJson: string): JsonValue {
-  return parse('{"metadata":{"name":"p","namespace":"vllm-ns"},"spec":{"containers":[{"name":"vllm","args":' + argsJson + "}]}}");
+  return parse(
+    '{"metadata":{"name":"p","namespace":"vllm-ns"},"spec":{"containers":[{"name":"vllm","args":' + argsJson + "}]}}",
+  );
 }
 
 const KV = '{\n  "kv_connector": "CBKVConnector"\n}';
@@ -32,8 +34,16 @@ function cacheblendPlan(target: i32, kv: string, cudagraph: string, secrets: str
   const p = new Plan();
   p.setHostIPC();
   p.appendToPodListIfAbsent("volumes", emptyDirVolume("cb-plugin"));
-  p.appendToPodListIfAbsent("initContainers", simpleInitContainer("cb-plugin-stage", "reg/cb-payload:pinned",
-    [envVar("SHARED_DIR", "/cb-plugin")], [volumeMount("cb-plugin", "/cb-plugin", false)], "IfNotPresent"));
+  p.appendToPodListIfAbsent(
+    "initContainers",
+    simpleInitContainer(
+      "cb-plugin-stage",
+      "reg/cb-payload:pinned",
+      [envVar("SHARED_DIR", "/cb-plugin")],
+      [volumeMount("cb-plugin", "/cb-plugin", false)],
+      "IfNotPresent",
+    ),
+  );
   p.appendToContainerListIfAbsent(target, "volumeMounts", volumeMount("cb-plugin", "/cb-plugin", true));
   p.envPrependPath(target, "PYTHONPATH", "/cb-plugin");
   p.applyArg(target, "--attention-backend", "CUSTOM");
@@ -42,7 +52,8 @@ function cacheblendPlan(target: i32, kv: string, cudagraph: string, secrets: str
   p.applyArg(target, "--block-size", "64");
   p.applyArg(target, "--pipeline-parallel-size", "1");
   p.applyBareFlag(target, "--no-async-scheduling");
-  if (cudagraph == "full_decode_only") p.applyArg(target, "--compilation-config", '{"cudagraph_mode":"FULL_DECODE_ONLY"}');
+  if (cudagraph == "full_decode_only")
+    p.applyArg(target, "--compilation-config", '{"cudagraph_mode":"FULL_DECODE_ONLY"}');
   else if (cudagraph != "piecewise") p.applyBareFlag(target, "--enforce-eager");
   p.mergePullSecrets(secrets);
   p.setAnnotation("lmcache.ai/cacheblend-injected", "true");
@@ -59,8 +70,16 @@ function lmcachePlan(target: i32, kv: string, staging: bool, secrets: string[]):
   p.envSetIfAbsent(target, "PYTHONHASHSEED", "0");
   if (staging) {
     p.appendToPodListIfAbsent("volumes", emptyDirVolume("lmcache-payload"));
-    p.appendToPodListIfAbsent("initContainers", simpleInitContainer("lmcache-payload-stage", "reg/p:pinned",
-      [envVar("SHARED_DIR", "/lmcache-payload")], [volumeMount("lmcache-payload", "/lmcache-payload", false)], "IfNotPresent"));
+    p.appendToPodListIfAbsent(
+      "initContainers",
+      simpleInitContainer(
+        "lmcache-payload-stage",
+        "reg/p:pinned",
+        [envVar("SHARED_DIR", "/lmcache-payload")],
+        [volumeMount("lmcache-payload", "/lmcache-payload", false)],
+        "IfNotPresent",
+      ),
+    );
     p.appendToContainerListIfAbsent(target, "volumeMounts", volumeMount("lmcache-payload", "/lmcache-payload", true));
     p.envPrependPath(target, "PYTHONPATH", "/lmcache-payload");
     p.mergePullSecrets(secrets);
@@ -77,12 +96,13 @@ describe("CacheBlend through edits", () => {
     expect(r.ok).toBe(true);
     expect(pod.toString()).toBe(
       '{"metadata":{"name":"p","namespace":"vllm-ns","annotations":{"lmcache.ai/cacheblend-injected":"true"}},' +
-      '"spec":{"containers":[{"name":"vllm","args":["--model","m","--attention-backend","CUSTOM","--kv-transfer-config","{\\n  \\"kv_connector\\": \\"CBKVConnector\\"\\n}",' +
-      '"--no-enable-chunked-prefill","--block-size","64","--pipeline-parallel-size","1","--no-async-scheduling","--enforce-eager"],' +
-      '"volumeMounts":[{"name":"cb-plugin","mountPath":"/cb-plugin","readOnly":true}],"env":[{"name":"PYTHONPATH","value":"/cb-plugin"}]}],' +
-      '"hostIPC":true,"volumes":[{"name":"cb-plugin","emptyDir":{}}],' +
-      '"initContainers":[{"name":"cb-plugin-stage","image":"reg/cb-payload:pinned","env":[{"name":"SHARED_DIR","value":"/cb-plugin"}],"volumeMounts":[{"name":"cb-plugin","mountPath":"/cb-plugin"}],"imagePullPolicy":"IfNotPresent"}],' +
-      '"imagePullSecrets":[{"name":"cb-payload-pull"}]}}');
+        '"spec":{"containers":[{"name":"vllm","args":["--model","m","--attention-backend","CUSTOM","--kv-transfer-config","{\\n  \\"kv_connector\\": \\"CBKVConnector\\"\\n}",' +
+        '"--no-enable-chunked-prefill","--block-size","64","--pipeline-parallel-size","1","--no-async-scheduling","--enforce-eager"],' +
+        '"volumeMounts":[{"name":"cb-plugin","mountPath":"/cb-plugin","readOnly":true}],"env":[{"name":"PYTHONPATH","value":"/cb-plugin"}]}],' +
+        '"hostIPC":true,"volumes":[{"name":"cb-plugin","emptyDir":{}}],' +
+        '"initContainers":[{"name":"cb-plugin-stage","image":"reg/cb-payload:pinned","env":[{"name":"SHARED_DIR","value":"/cb-plugin"}],"volumeMounts":[{"name":"cb-plugin","mountPath":"/cb-plugin"}],"imagePullPolicy":"IfNotPresent"}],' +
+        '"imagePullSecrets":[{"name":"cb-payload-pull"}]}}',
+    );
   });
   it("acceptance 45: --block-size followed by a flag gets its next token overwritten", () => {
     const pod = podWithArgs('["--block-size","--model","m"]');
@@ -145,10 +165,14 @@ describe("CacheBlend through edits", () => {
     expect(argsOf(pod, 0)[1]).toBe('{"kv_connector":"Other"}');
     const md = pod.get("metadata");
     const ann = md !== null ? md.get("annotations") : null;
-    expect(ann !== null ? ann.toString() : "").toBe('{"lmcache.ai/cacheblend-injected":"true","lmcache.ai/cacheblend-skip-reason":"kv-transfer-config-present"}');
+    expect(ann !== null ? ann.toString() : "").toBe(
+      '{"lmcache.ai/cacheblend-injected":"true","lmcache.ai/cacheblend-skip-reason":"kv-transfer-config-present"}',
+    );
   });
   it("only the target container is touched", () => {
-    const pod = parse('{"spec":{"containers":[{"name":"sidecar","args":["sleep"]},{"name":"vllm","args":["--model","m"]}]}}');
+    const pod = parse(
+      '{"spec":{"containers":[{"name":"sidecar","args":["sleep"]},{"name":"vllm","args":["--model","m"]}]}}',
+    );
     applyPlan(pod, cacheblendPlan(1, KV, "eager", [], false));
     const spec = pod.get("spec");
     const list = spec !== null ? spec.get("containers") : null;
@@ -163,29 +187,39 @@ describe("LMCache through edits", () => {
     expect(applyPlan(pod, lmcachePlan(0, '{"kv_connector":"LMCacheMPConnector"}', false, [])).ok).toBe(true);
     expect(pod.toString()).toBe(
       '{"metadata":{"name":"p","namespace":"vllm-ns","annotations":{"lmcache.ai/lmcache-injected":"true"}},' +
-      '"spec":{"containers":[{"name":"vllm","args":["--model","m","--kv-transfer-config","{\\"kv_connector\\":\\"LMCacheMPConnector\\"}"],' +
-      '"env":[{"name":"PYTHONHASHSEED","value":"0"}]}],"hostIPC":true}}');
+        '"spec":{"containers":[{"name":"vllm","args":["--model","m","--kv-transfer-config","{\\"kv_connector\\":\\"LMCacheMPConnector\\"}"],' +
+        '"env":[{"name":"PYTHONHASHSEED","value":"0"}]}],"hostIPC":true}}',
+    );
   });
   it("acceptance 6: a stale skip reason is removed on success", () => {
-    const pod = parse('{"metadata":{"annotations":{"lmcache.ai/lmcache-engine":"cb","lmcache.ai/lmcache-skip-reason":"engine-not-found"}},"spec":{"containers":[{"name":"vllm"}]}}');
+    const pod = parse(
+      '{"metadata":{"annotations":{"lmcache.ai/lmcache-engine":"cb","lmcache.ai/lmcache-skip-reason":"engine-not-found"}},"spec":{"containers":[{"name":"vllm"}]}}',
+    );
     applyPlan(pod, lmcachePlan(0, "{}", false, []));
     const md = pod.get("metadata");
     const ann = md !== null ? md.get("annotations") : null;
-    expect(ann !== null ? ann.toString() : "").toBe('{"lmcache.ai/lmcache-engine":"cb","lmcache.ai/lmcache-injected":"true"}');
+    expect(ann !== null ? ann.toString() : "").toBe(
+      '{"lmcache.ai/lmcache-engine":"cb","lmcache.ai/lmcache-injected":"true"}',
+    );
   });
   it("acceptance 25/29/30 combined: valueFrom PYTHONPATH, secret merge, user volume kept", () => {
-    const pod = parse('{"spec":{"volumes":[{"name":"lmcache-payload","hostPath":{"path":"/d"}}],"imagePullSecrets":[{"name":"b"}],' +
-      '"containers":[{"name":"vllm","env":[{"name":"PYTHONPATH","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"PYTHONHASHSEED","value":"42"}]}]}}');
+    const pod = parse(
+      '{"spec":{"volumes":[{"name":"lmcache-payload","hostPath":{"path":"/d"}}],"imagePullSecrets":[{"name":"b"}],' +
+        '"containers":[{"name":"vllm","env":[{"name":"PYTHONPATH","valueFrom":{"fieldRef":{"fieldPath":"x"}}},{"name":"PYTHONHASHSEED","value":"42"}]}]}}',
+    );
     expect(applyPlan(pod, lmcachePlan(0, "{}", true, ["a", "a", "b"])).ok).toBe(true);
     expect(pod.toString()).toBe(
       '{"spec":{"volumes":[{"name":"lmcache-payload","hostPath":{"path":"/d"}}],"imagePullSecrets":[{"name":"b"},{"name":"a"}],' +
-      '"containers":[{"name":"vllm","env":[{"name":"PYTHONPATH","value":"/lmcache-payload"},{"name":"PYTHONHASHSEED","value":"42"}],' +
-      '"args":["--kv-transfer-config","{}"],"volumeMounts":[{"name":"lmcache-payload","mountPath":"/lmcache-payload","readOnly":true}]}],' +
-      '"hostIPC":true,"initContainers":[{"name":"lmcache-payload-stage","image":"reg/p:pinned","env":[{"name":"SHARED_DIR","value":"/lmcache-payload"}],"volumeMounts":[{"name":"lmcache-payload","mountPath":"/lmcache-payload"}],"imagePullPolicy":"IfNotPresent"}]},' +
-      '"metadata":{"annotations":{"lmcache.ai/lmcache-injected":"true"}}}');
+        '"containers":[{"name":"vllm","env":[{"name":"PYTHONPATH","value":"/lmcache-payload"},{"name":"PYTHONHASHSEED","value":"42"}],' +
+        '"args":["--kv-transfer-config","{}"],"volumeMounts":[{"name":"lmcache-payload","mountPath":"/lmcache-payload","readOnly":true}]}],' +
+        '"hostIPC":true,"initContainers":[{"name":"lmcache-payload-stage","image":"reg/p:pinned","env":[{"name":"SHARED_DIR","value":"/lmcache-payload"}],"volumeMounts":[{"name":"lmcache-payload","mountPath":"/lmcache-payload"}],"imagePullPolicy":"IfNotPresent"}]},' +
+        '"metadata":{"annotations":{"lmcache.ai/lmcache-injected":"true"}}}',
+    );
   });
   it("pre-existing staging volume and init container are not duplicated", () => {
-    const pod = parse('{"spec":{"volumes":[{"name":"lmcache-payload","emptyDir":{}}],"initContainers":[{"name":"lmcache-payload-stage","image":"old"}],"containers":[{"name":"vllm"}]}}');
+    const pod = parse(
+      '{"spec":{"volumes":[{"name":"lmcache-payload","emptyDir":{}}],"initContainers":[{"name":"lmcache-payload-stage","image":"old"}],"containers":[{"name":"vllm"}]}}',
+    );
     applyPlan(pod, lmcachePlan(0, "{}", true, []));
     const spec = pod.get("spec");
     const vols = spec !== null ? spec.get("volumes") : null;
@@ -197,9 +231,19 @@ describe("LMCache through edits", () => {
 
 describe("HiCache through edits", () => {
   it("worked example: HiCache args, NFS env, volume and mount", () => {
-    const pod = parse('{"metadata":{"namespace":"ns","labels":{"app":"sglang"}},"spec":{"containers":[{"name":"sglang","args":["--model-path","m"],"env":[{"name":"USER_FLAG","value":"preserved"}]}]}}');
+    const pod = parse(
+      '{"metadata":{"namespace":"ns","labels":{"app":"sglang"}},"spec":{"containers":[{"name":"sglang","args":["--model-path","m"],"env":[{"name":"USER_FLAG","value":"preserved"}]}]}}',
+    );
     const plan = new Plan()
-      .appendArgs(0, ["--enable-hierarchical-cache", "--hicache-ratio", "2.0", "--hicache-storage-backend", "file", "--hicache-storage-prefetch-policy", "wait_complete"])
+      .appendArgs(0, [
+        "--enable-hierarchical-cache",
+        "--hicache-ratio",
+        "2.0",
+        "--hicache-storage-backend",
+        "file",
+        "--hicache-storage-prefetch-policy",
+        "wait_complete",
+      ])
       .envSetIfAbsent(0, "SGLANG_HICACHE_FILE_BACKEND_STORAGE_DIR", "/mnt/hicache")
       .appendToContainerListIfAbsent(0, "volumeMounts", volumeMount("inferencecache-hicache-l3", "/mnt/hicache", false))
       .appendToPodListIfAbsent("volumes", nfsVolume("inferencecache-hicache-l3", "192.0.2.10", "/hicache"))
@@ -209,13 +253,16 @@ describe("HiCache through edits", () => {
     expect(applyPlan(pod, plan).ok).toBe(true);
     expect(pod.toString()).toBe(
       '{"metadata":{"namespace":"ns","labels":{"app":"sglang"},"annotations":{"inferencecache.io/injected-by":"ns/sglang-hicache-l3-nfs","inferencecache.io/injected-by-uid":"U"}},' +
-      '"spec":{"containers":[{"name":"sglang","args":["--model-path","m","--enable-hierarchical-cache","--hicache-ratio","2.0","--hicache-storage-backend","file","--hicache-storage-prefetch-policy","wait_complete"],' +
-      '"env":[{"name":"USER_FLAG","value":"preserved"},{"name":"SGLANG_HICACHE_FILE_BACKEND_STORAGE_DIR","value":"/mnt/hicache"}],' +
-      '"volumeMounts":[{"name":"inferencecache-hicache-l3","mountPath":"/mnt/hicache"}]}],' +
-      '"volumes":[{"name":"inferencecache-hicache-l3","nfs":{"server":"192.0.2.10","path":"/hicache"}}]}}');
+        '"spec":{"containers":[{"name":"sglang","args":["--model-path","m","--enable-hierarchical-cache","--hicache-ratio","2.0","--hicache-storage-backend","file","--hicache-storage-prefetch-policy","wait_complete"],' +
+        '"env":[{"name":"USER_FLAG","value":"preserved"},{"name":"SGLANG_HICACHE_FILE_BACKEND_STORAGE_DIR","value":"/mnt/hicache"}],' +
+        '"volumeMounts":[{"name":"inferencecache-hicache-l3","mountPath":"/mnt/hicache"}]}],' +
+        '"volumes":[{"name":"inferencecache-hicache-l3","nfs":{"server":"192.0.2.10","path":"/hicache"}}]}}',
+    );
   });
   it("strip: provenance removed and an emptied annotations map dropped", () => {
-    const pod = parse('{"metadata":{"name":"p","annotations":{"inferencecache.io/injected-by":"forged","inferencecache.io/injected-by-uid":"x"}}}');
+    const pod = parse(
+      '{"metadata":{"name":"p","annotations":{"inferencecache.io/injected-by":"forged","inferencecache.io/injected-by-uid":"x"}}}',
+    );
     const plan = new Plan()
       .removeAnnotation("inferencecache.io/injected-by", true)
       .removeAnnotation("inferencecache.io/injected-by-uid", true)
@@ -225,8 +272,17 @@ describe("HiCache through edits", () => {
   });
   it("engineOverrides env entries are appended verbatim", () => {
     const pod = parse('{"spec":{"containers":[{"name":"sglang"}]}}');
-    applyPlan(pod, new Plan().appendToContainerList(0, "env", parse('{"name":"X","valueFrom":{"fieldRef":{"fieldPath":"status.podIP"}}}')));
-    expect(pod.toString()).toBe('{"spec":{"containers":[{"name":"sglang","env":[{"name":"X","valueFrom":{"fieldRef":{"fieldPath":"status.podIP"}}}]}]}}');
+    applyPlan(
+      pod,
+      new Plan().appendToContainerList(
+        0,
+        "env",
+        parse('{"name":"X","valueFrom":{"fieldRef":{"fieldPath":"status.podIP"}}}'),
+      ),
+    );
+    expect(pod.toString()).toBe(
+      '{"spec":{"containers":[{"name":"sglang","env":[{"name":"X","valueFrom":{"fieldRef":{"fieldPath":"status.podIP"}}}]}]}}',
+    );
   });
 });
 
@@ -240,20 +296,28 @@ describe("untouched bytes survive an edit", () => {
     expect(applyPlan(pod, new Plan().applyArg(0, "--block-size", "64").setAnnotation("k", "v")).ok).toBe(true);
     expect(pod.toString()).toBe(
       '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\\"a\\":1}\\n","we\\u0069rd\\"key":"\\ud83d\\ude00\\/","k":"v"}},' +
-      '"spec":{"containers":[{"name":"vllm","resources":{"limits":{"cpu":1000.0,"x":18446744073709551615,"y":-0.0,"z":1e-7}},"args":["--model","m","--block-size","64"]}],' +
-      '"x-unknown":{ "deep" : [ 1E3 , "\\u0001" ] },"terminationGracePeriodSeconds":30},"status":{}}');
+        '"spec":{"containers":[{"name":"vllm","resources":{"limits":{"cpu":1000.0,"x":18446744073709551615,"y":-0.0,"z":1e-7}},"args":["--model","m","--block-size","64"]}],' +
+        '"x-unknown":{ "deep" : [ 1E3 , "\\u0001" ] },"terminationGracePeriodSeconds":30},"status":{}}',
+    );
   });
   it("an empty plan and an idempotent plan keep every byte", () => {
-    const text = '{ "metadata" : { "annotations" : { "lmcache.ai/lmcache-skip-reason" : "engine-not-found" } }, "spec" : { "hostIPC" : true, "n": 1.0 } }';
+    const text =
+      '{ "metadata" : { "annotations" : { "lmcache.ai/lmcache-skip-reason" : "engine-not-found" } }, "spec" : { "hostIPC" : true, "n": 1.0 } }';
     const pod = parse(text);
     expect(applyPlan(pod, new Plan()).ok).toBe(true);
-    expect(applyPlan(pod, new Plan().setAnnotation("lmcache.ai/lmcache-skip-reason", "engine-not-found").setHostIPC()).ok).toBe(true);
+    expect(
+      applyPlan(pod, new Plan().setAnnotation("lmcache.ai/lmcache-skip-reason", "engine-not-found").setHostIPC()).ok,
+    ).toBe(true);
     expect(pod.toString()).toBe(text);
   });
   it("skip: only the annotation changes", () => {
-    const pod = parse('{"metadata":{"name":"p"},"spec":{"hostIPC":false,"containers":[{"name":"vllm","command":["sh"]}]}}');
+    const pod = parse(
+      '{"metadata":{"name":"p"},"spec":{"hostIPC":false,"containers":[{"name":"vllm","command":["sh"]}]}}',
+    );
     applyPlan(pod, new Plan().setAnnotation("lmcache.ai/lmcache-skip-reason", "command-override"));
-    expect(pod.toString()).toBe('{"metadata":{"name":"p","annotations":{"lmcache.ai/lmcache-skip-reason":"command-override"}},"spec":{"hostIPC":false,"containers":[{"name":"vllm","command":["sh"]}]}}');
+    expect(pod.toString()).toBe(
+      '{"metadata":{"name":"p","annotations":{"lmcache.ai/lmcache-skip-reason":"command-override"}},"spec":{"hostIPC":false,"containers":[{"name":"vllm","command":["sh"]}]}}',
+    );
   });
 });
 
@@ -261,24 +325,40 @@ describe("applyEdits is all-or-nothing", () => {
   it("a bad edit anywhere leaves the pod untouched", () => {
     const text = '{"spec":{"containers":[{"name":"vllm","args":["--model",7]}]}}';
     const pod = parse(text);
-    const r = applyEdits(pod, [Edit.setAnnotation("k", "v"), Edit.setSpecField("hostIPC", JsonValue.bool(true)), Edit.applyArg(0, "--block-size", "64")]);
+    const r = applyEdits(pod, [
+      Edit.setAnnotation("k", "v"),
+      Edit.setSpecField("hostIPC", JsonValue.bool(true)),
+      Edit.applyArg(0, "--block-size", "64"),
+    ]);
     expect(r.ok).toBe(false);
     expect(r.editIndex).toBe(2);
     expect(r.error).toBe("spec.containers[0].args[1] is not a string");
     expect(pod.toString()).toBe(text);
   });
   it("missing container, wrong-typed lists and metadata are reported", () => {
-    const pod = parse('{"metadata":{"annotations":[]},"spec":{"volumes":{},"containers":[{"name":"a","env":"x","volumeMounts":1}]}}');
+    const pod = parse(
+      '{"metadata":{"annotations":[]},"spec":{"volumes":{},"containers":[{"name":"a","env":"x","volumeMounts":1}]}}',
+    );
     expect(checkEdit(pod, Edit.appendArgs(1, ["x"]))).toBe("spec.containers[1] does not exist or is not an object");
-    expect(checkEdit(pod, Edit.appendToPodListIfAbsent("volumes", emptyDirVolume("v")))).toBe("spec.volumes is not an array");
+    expect(checkEdit(pod, Edit.appendToPodListIfAbsent("volumes", emptyDirVolume("v")))).toBe(
+      "spec.volumes is not an array",
+    );
     expect(checkEdit(pod, Edit.envSetIfAbsent(0, "A", "1"))).toBe("spec.containers[0].env is not an array");
     expect(checkEdit(pod, Edit.envPrependPath(0, "A", "/m"))).toBe("spec.containers[0].env is not an array");
-    expect(checkEdit(pod, Edit.appendToContainerListIfAbsent(0, "volumeMounts", volumeMount("m", "/m", false)))).toBe("spec.containers[0].volumeMounts is not an array");
+    expect(checkEdit(pod, Edit.appendToContainerListIfAbsent(0, "volumeMounts", volumeMount("m", "/m", false)))).toBe(
+      "spec.containers[0].volumeMounts is not an array",
+    );
     expect(checkEdit(pod, Edit.setAnnotation("k", "v"))).toBe("metadata.annotations is not an object");
-    expect(checkEdit(pod, Edit.appendToPodListIfAbsent("initContainers", parse("{}")))).toBe("edit item for spec.initContainers has no string name");
-    expect(checkEdit(parse('{"spec":1}'), Edit.setSpecField("hostIPC", JsonValue.bool(true)))).toBe("spec is not an object");
+    expect(checkEdit(pod, Edit.appendToPodListIfAbsent("initContainers", parse("{}")))).toBe(
+      "edit item for spec.initContainers has no string name",
+    );
+    expect(checkEdit(parse('{"spec":1}'), Edit.setSpecField("hostIPC", JsonValue.bool(true)))).toBe(
+      "spec is not an object",
+    );
     expect(checkEdit(parse("[]"), Edit.setAnnotation("k", "v"))).toBe("object is not a JSON object");
-    expect(checkEdit(parse('{"spec":{"containers":[{"name":"a"}]}}'), Edit.appendArgs(-1, ["x"]))).toBe("spec.containers[-1] does not exist or is not an object");
+    expect(checkEdit(parse('{"spec":{"containers":[{"name":"a"}]}}'), Edit.appendArgs(-1, ["x"]))).toBe(
+      "spec.containers[-1] does not exist or is not an object",
+    );
   });
   it("setSpecField creates spec when absent", () => {
     const pod = parse('{"kind":"Pod"}');
@@ -306,16 +386,17 @@ describe("Edit.describe", () => {
     expect(plan.edits[1].kind).toBe(EditKind.ApplyArg);
     expect(plan.describe()).toBe(
       "set spec.hostIPC true\n" +
-      "apply-arg containers[0] --block-size 64\n" +
-      "apply-bare-flag containers[1] --enforce-eager\n" +
-      "append-args containers[0] --kv-transfer-config {}\n" +
-      "env-set-if-absent containers[0] PYTHONHASHSEED=0\n" +
-      "env-upsert containers[0] D=/m\n" +
-      "env-prepend-path containers[0] PYTHONPATH /cb-plugin\n" +
-      'append-if-absent spec.volumes {"name":"cb-plugin","emptyDir":{}}\n' +
-      'append-if-absent containers[0].volumeMounts {"name":"cb-plugin","mountPath":"/cb-plugin","readOnly":true}\n' +
-      "merge-pull-secrets a,b\n" +
-      "set-annotation k=v\n" +
-      "remove-annotation r (drop empty map)");
+        "apply-arg containers[0] --block-size 64\n" +
+        "apply-bare-flag containers[1] --enforce-eager\n" +
+        "append-args containers[0] --kv-transfer-config {}\n" +
+        "env-set-if-absent containers[0] PYTHONHASHSEED=0\n" +
+        "env-upsert containers[0] D=/m\n" +
+        "env-prepend-path containers[0] PYTHONPATH /cb-plugin\n" +
+        'append-if-absent spec.volumes {"name":"cb-plugin","emptyDir":{}}\n' +
+        'append-if-absent containers[0].volumeMounts {"name":"cb-plugin","mountPath":"/cb-plugin","readOnly":true}\n' +
+        "merge-pull-secrets a,b\n" +
+        "set-annotation k=v\n" +
+        "remove-annotation r (drop empty map)",
+    );
   });
 });

@@ -1,8 +1,19 @@
 import { JsonValue, parseJsonString } from "../json/index";
 import {
-  hasItemNamed, countItemsNamed, appendIfAbsentByName, appendToList, mergePullSecrets, pullSecretsToAppend,
-  emptyDirVolume, nfsVolume, volumeMount, simpleInitContainer,
-  appendVolumeIfAbsent, appendInitContainerIfAbsent, appendVolumeMountIfAbsent, appendPullSecretIfAbsent,
+  hasItemNamed,
+  countItemsNamed,
+  appendIfAbsentByName,
+  appendToList,
+  mergePullSecrets,
+  pullSecretsToAppend,
+  emptyDirVolume,
+  nfsVolume,
+  volumeMount,
+  simpleInitContainer,
+  appendVolumeIfAbsent,
+  appendInitContainerIfAbsent,
+  appendVolumeMountIfAbsent,
+  appendPullSecretIfAbsent,
 } from "../k8s/lists";
 import { nameRef, ensureArrayMember, ensureObjectMember, stringItems, itemName } from "../k8s/fields";
 import { envVar } from "../k8s/env";
@@ -57,7 +68,9 @@ describe("named conveniences", () => {
     expect(appendInitContainerIfAbsent(pod, simpleInitContainer("i", "img", [], [], ""))).toBe(true);
     expect(appendPullSecretIfAbsent(pod, "s")).toBe(true);
     expect(appendPullSecretIfAbsent(pod, "s")).toBe(true);
-    expect(pod.toString()).toBe('{"kind":"Pod","spec":{"volumes":[{"name":"v","emptyDir":{}}],"initContainers":[{"name":"i","image":"img"}],"imagePullSecrets":[{"name":"s"}]}}');
+    expect(pod.toString()).toBe(
+      '{"kind":"Pod","spec":{"volumes":[{"name":"v","emptyDir":{}}],"initContainers":[{"name":"i","image":"img"}],"imagePullSecrets":[{"name":"s"}]}}',
+    );
     const c = parse('{"name":"c","volumeMounts":[{"name":"m","mountPath":"/other"}]}');
     expect(appendVolumeMountIfAbsent(c, volumeMount("m", "/m", true))).toBe(true);
     expect(c.toString()).toBe('{"name":"c","volumeMounts":[{"name":"m","mountPath":"/other"}]}');
@@ -67,12 +80,14 @@ describe("named conveniences", () => {
 
 describe("mergePullSecrets", () => {
   it("acceptance 29: [a, a, b] into [b] gives [b, a]", () => {
-    expect(secretsAfterMerge('{"imagePullSecrets":[{"name":"b"}]}', ["a", "a", "b"]))
-      .toBe('{"imagePullSecrets":[{"name":"b"},{"name":"a"}]}');
+    expect(secretsAfterMerge('{"imagePullSecrets":[{"name":"b"}]}', ["a", "a", "b"])).toBe(
+      '{"imagePullSecrets":[{"name":"b"},{"name":"a"}]}',
+    );
   });
   it("keeps existing duplicates and items without names", () => {
-    expect(secretsAfterMerge('{"imagePullSecrets":[{"name":"x"},{"name":"x"},{}]}', ["x", "y"]))
-      .toBe('{"imagePullSecrets":[{"name":"x"},{"name":"x"},{},{"name":"y"}]}');
+    expect(secretsAfterMerge('{"imagePullSecrets":[{"name":"x"},{"name":"x"},{}]}', ["x", "y"])).toBe(
+      '{"imagePullSecrets":[{"name":"x"},{"name":"x"},{},{"name":"y"}]}',
+    );
   });
   it("creates the list only when something is appended", () => {
     expect(secretsAfterMerge("{}", [])).toBe("{}");
@@ -92,18 +107,28 @@ describe("mergePullSecrets", () => {
 describe("builders", () => {
   it("exact JSON of the staged objects", () => {
     expect(emptyDirVolume("cb-plugin").toString()).toBe('{"name":"cb-plugin","emptyDir":{}}');
-    expect(nfsVolume("inferencecache-hicache-l3", "192.0.2.10", "/hicache").toString())
-      .toBe('{"name":"inferencecache-hicache-l3","nfs":{"server":"192.0.2.10","path":"/hicache"}}');
-    expect(volumeMount("lmcache-payload", "/lmcache-payload", true).toString())
-      .toBe('{"name":"lmcache-payload","mountPath":"/lmcache-payload","readOnly":true}');
-    expect(volumeMount("inferencecache-hicache-l3", "/mnt/hicache", false).toString())
-      .toBe('{"name":"inferencecache-hicache-l3","mountPath":"/mnt/hicache"}');
+    expect(nfsVolume("inferencecache-hicache-l3", "192.0.2.10", "/hicache").toString()).toBe(
+      '{"name":"inferencecache-hicache-l3","nfs":{"server":"192.0.2.10","path":"/hicache"}}',
+    );
+    expect(volumeMount("lmcache-payload", "/lmcache-payload", true).toString()).toBe(
+      '{"name":"lmcache-payload","mountPath":"/lmcache-payload","readOnly":true}',
+    );
+    expect(volumeMount("inferencecache-hicache-l3", "/mnt/hicache", false).toString()).toBe(
+      '{"name":"inferencecache-hicache-l3","mountPath":"/mnt/hicache"}',
+    );
     expect(nameRef("s").toString()).toBe('{"name":"s"}');
   });
   it("init container", () => {
-    const c = simpleInitContainer("lmcache-payload-stage", "reg/p:pinned",
-      [envVar("SHARED_DIR", "/lmcache-payload")], [volumeMount("lmcache-payload", "/lmcache-payload", false)], "IfNotPresent");
-    expect(c.toString()).toBe('{"name":"lmcache-payload-stage","image":"reg/p:pinned","env":[{"name":"SHARED_DIR","value":"/lmcache-payload"}],"volumeMounts":[{"name":"lmcache-payload","mountPath":"/lmcache-payload"}],"imagePullPolicy":"IfNotPresent"}');
+    const c = simpleInitContainer(
+      "lmcache-payload-stage",
+      "reg/p:pinned",
+      [envVar("SHARED_DIR", "/lmcache-payload")],
+      [volumeMount("lmcache-payload", "/lmcache-payload", false)],
+      "IfNotPresent",
+    );
+    expect(c.toString()).toBe(
+      '{"name":"lmcache-payload-stage","image":"reg/p:pinned","env":[{"name":"SHARED_DIR","value":"/lmcache-payload"}],"volumeMounts":[{"name":"lmcache-payload","mountPath":"/lmcache-payload"}],"imagePullPolicy":"IfNotPresent"}',
+    );
     expect(simpleInitContainer("i", "img", [], [], "").toString()).toBe('{"name":"i","image":"img"}');
   });
 });

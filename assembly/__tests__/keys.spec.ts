@@ -1,18 +1,61 @@
 import {
-  AUDIT_SKIP_REASON_KEY, CACHEBACKEND_API_VERSION, CACHEBACKEND_KIND, CACHEBLEND_ENGINE_KIND,
-  CONNECTION_CONFIGMAP_DATA_KEY, DETAIL_PAYLOAD_IMAGE_FOOTGUN, HICACHE_FLAG_ENABLE, HICACHE_L3_VOLUME,
-  HICACHE_STORAGE_DIR_ENV, INJECT_SKIPPED_ANNOTATION, INJECT_SKIPPED_VALUE, INJECTED_BY_ANNOTATION,
-  INJECTED_BY_UID_ANNOTATION, KERNEL_CHECK_ANNOTATION, LMCACHE_ENGINE_API_VERSION, LMCACHE_ENGINE_KIND,
-  PAYLOAD_FOOTGUN_REPOSITORY, PD_ROLE_ANNOTATION, REQUIRE_KV_EVENTS_ANNOTATION, RuntimeAdapter,
-  SHARED_DIR_ENV, SKIP_INJECT_ANNOTATION, adapterEngineContainer, adapterRuntimeId, cacheblendKeys,
-  cacheblendWrittenArgs, cudagraphModes, detailCommandOverride, detailConfigMapNotFound,
-  detailConnectionConfigMissing, detailEngineNotFound, detailEngineNotInline, detailInvalidConnectionConfig,
-  detailInvalidEngineReference, detailInvalidPullSecret, detailInvalidRequest, detailLookupDenied,
-  detailLookupFailed, detailNoContainerNamed, detailPayloadImagePartInvalid, detailPayloadImageUnset,
-  hicacheConflictingLmcacheFlags, hicacheFailOpenReasons, hicacheIoBackends, hicacheMemoryLayouts,
-  hicacheStoragePrefetchPolicies, hicacheValueFlags, hicacheWritePolicies, kernelCheckModes,
-  kvTransferConfigPresentWarning, lmcacheKeys, lmcacheSkipReasons, lmcacheWrittenArgs, pullPolicies,
-  reservedArgs, reservedEnv, skipWarning,
+  AUDIT_SKIP_REASON_KEY,
+  CACHEBACKEND_API_VERSION,
+  CACHEBACKEND_KIND,
+  CACHEBLEND_ENGINE_KIND,
+  CONNECTION_CONFIGMAP_DATA_KEY,
+  DETAIL_PAYLOAD_IMAGE_FOOTGUN,
+  HICACHE_FLAG_ENABLE,
+  HICACHE_L3_VOLUME,
+  HICACHE_STORAGE_DIR_ENV,
+  INJECT_SKIPPED_ANNOTATION,
+  INJECT_SKIPPED_VALUE,
+  INJECTED_BY_ANNOTATION,
+  INJECTED_BY_UID_ANNOTATION,
+  KERNEL_CHECK_ANNOTATION,
+  LMCACHE_ENGINE_API_VERSION,
+  LMCACHE_ENGINE_KIND,
+  PAYLOAD_FOOTGUN_REPOSITORY,
+  PD_ROLE_ANNOTATION,
+  REQUIRE_KV_EVENTS_ANNOTATION,
+  RuntimeAdapter,
+  SHARED_DIR_ENV,
+  SKIP_INJECT_ANNOTATION,
+  adapterEngineContainer,
+  adapterRuntimeId,
+  cacheblendKeys,
+  cacheblendWrittenArgs,
+  cudagraphModes,
+  detailCommandOverride,
+  detailConfigMapNotFound,
+  detailConnectionConfigMissing,
+  detailEngineNotFound,
+  detailEngineNotInline,
+  detailInvalidConnectionConfig,
+  detailInvalidEngineReference,
+  detailInvalidPullSecret,
+  detailInvalidRequest,
+  detailLookupDenied,
+  detailLookupFailed,
+  detailNoContainerNamed,
+  detailPayloadImagePartInvalid,
+  detailPayloadImageUnset,
+  hicacheConflictingLmcacheFlags,
+  hicacheFailOpenReasons,
+  hicacheIoBackends,
+  hicacheMemoryLayouts,
+  hicacheStoragePrefetchPolicies,
+  hicacheValueFlags,
+  hicacheWritePolicies,
+  kernelCheckModes,
+  kvTransferConfigPresentWarning,
+  lmcacheKeys,
+  lmcacheSkipReasons,
+  lmcacheWrittenArgs,
+  pullPolicies,
+  reservedArgs,
+  reservedEnv,
+  skipWarning,
 } from "../keys/index";
 
 describe("LMCache / CacheBlend keys (README reserved-key sets)", () => {
@@ -60,9 +103,16 @@ describe("LMCache / CacheBlend keys (README reserved-key sets)", () => {
   });
   it("written args", () => {
     expect(lmcacheWrittenArgs()).toStrictEqual(["--kv-transfer-config"]);
-    expect(cacheblendWrittenArgs()).toStrictEqual(["--attention-backend", "--kv-transfer-config",
-      "--no-enable-chunked-prefill", "--block-size", "--pipeline-parallel-size", "--no-async-scheduling",
-      "--enforce-eager", "--compilation-config"]);
+    expect(cacheblendWrittenArgs()).toStrictEqual([
+      "--attention-backend",
+      "--kv-transfer-config",
+      "--no-enable-chunked-prefill",
+      "--block-size",
+      "--pipeline-parallel-size",
+      "--no-async-scheduling",
+      "--enforce-eager",
+      "--compilation-config",
+    ]);
   });
   it("enums", () => {
     expect(pullPolicies()).toStrictEqual(["Always", "Never", "IfNotPresent"]);
@@ -77,15 +127,36 @@ describe("LMCache / CacheBlend keys (README reserved-key sets)", () => {
 
 describe("skip reasons", () => {
   it("LMCache/CacheBlend reason values", () => {
-    expect(lmcacheSkipReasons()).toStrictEqual(["engine-not-found", "target-container-not-found", "command-override",
-      "kv-transfer-config-present", "payload-image-unset", "payload-image-invalid", "connection-config-missing",
-      "invalid-connection-config", "invalid-engine-reference", "invalid-image-pull-secrets", "lookup-denied",
-      "lookup-failed", "invalid-request"]);
+    expect(lmcacheSkipReasons()).toStrictEqual([
+      "engine-not-found",
+      "target-container-not-found",
+      "command-override",
+      "kv-transfer-config-present",
+      "payload-image-unset",
+      "payload-image-invalid",
+      "connection-config-missing",
+      "invalid-connection-config",
+      "invalid-engine-reference",
+      "invalid-image-pull-secrets",
+      "lookup-denied",
+      "lookup-failed",
+      "invalid-request",
+    ]);
   });
   it("hicache fail-open reasons", () => {
-    expect(hicacheFailOpenReasons()).toStrictEqual(["invalid-request", "lookup-denied", "lookup-failed",
-      "ambiguous-backends", "invalid-backend", "engine-container-not-found", "lmcache-args-present",
-      "arg-conflict", "env-conflict", "volume-conflict", "mount-conflict"]);
+    expect(hicacheFailOpenReasons()).toStrictEqual([
+      "invalid-request",
+      "lookup-denied",
+      "lookup-failed",
+      "ambiguous-backends",
+      "invalid-backend",
+      "engine-container-not-found",
+      "lmcache-args-present",
+      "arg-conflict",
+      "env-conflict",
+      "volume-conflict",
+      "mount-conflict",
+    ]);
   });
 });
 
@@ -104,8 +175,15 @@ describe("inference-cache keys and HiCache names", () => {
   });
   it("HiCache flags, env, volume", () => {
     expect(HICACHE_FLAG_ENABLE).toBe("--enable-hierarchical-cache");
-    expect(hicacheValueFlags()).toStrictEqual(["--hicache-size", "--hicache-ratio", "--hicache-write-policy",
-      "--hicache-io-backend", "--hicache-mem-layout", "--hicache-storage-backend", "--hicache-storage-prefetch-policy"]);
+    expect(hicacheValueFlags()).toStrictEqual([
+      "--hicache-size",
+      "--hicache-ratio",
+      "--hicache-write-policy",
+      "--hicache-io-backend",
+      "--hicache-mem-layout",
+      "--hicache-storage-backend",
+      "--hicache-storage-prefetch-policy",
+    ]);
     expect(hicacheConflictingLmcacheFlags()).toStrictEqual(["--enable-lmcache", "--lmcache-config-file"]);
     expect(HICACHE_STORAGE_DIR_ENV).toBe("SGLANG_HICACHE_FILE_BACKEND_STORAGE_DIR");
     expect(HICACHE_L3_VOLUME).toBe("inferencecache-hicache-l3");
@@ -113,7 +191,13 @@ describe("inference-cache keys and HiCache names", () => {
   it("hiCache enums", () => {
     expect(hicacheWritePolicies()).toStrictEqual(["write_back", "write_through", "write_through_selective"]);
     expect(hicacheIoBackends()).toStrictEqual(["direct", "kernel", "kernel_ascend"]);
-    expect(hicacheMemoryLayouts()).toStrictEqual(["layer_first", "page_first", "page_first_direct", "page_first_kv_split", "page_head"]);
+    expect(hicacheMemoryLayouts()).toStrictEqual([
+      "layer_first",
+      "page_first",
+      "page_first_direct",
+      "page_first_kv_split",
+      "page_head",
+    ]);
     expect(hicacheStoragePrefetchPolicies()).toStrictEqual(["best_effort", "wait_complete", "timeout"]);
   });
 });
@@ -125,48 +209,75 @@ describe("reserved args/env per runtime adapter", () => {
       expect(adapterRuntimeId(vllm[i])).toBe("vllm");
       expect(adapterEngineContainer(vllm[i])).toBe("vllm");
       expect(reservedArgs(vllm[i])).toStrictEqual(["--kv-transfer-config"]);
-      expect(reservedEnv(vllm[i])).toStrictEqual(["LMCACHE_REMOTE_URL", "VLLM_USE_V1", "INFERENCECACHE_FAIL_OPEN", "PYTHONHASHSEED"]);
+      expect(reservedEnv(vllm[i])).toStrictEqual([
+        "LMCACHE_REMOTE_URL",
+        "VLLM_USE_V1",
+        "INFERENCECACHE_FAIL_OPEN",
+        "PYTHONHASHSEED",
+      ]);
     }
   });
   it("SGLang + LMCache", () => {
     expect(adapterRuntimeId(RuntimeAdapter.SglangLmcache)).toBe("sglang");
     expect(reservedArgs(RuntimeAdapter.SglangLmcache)).toStrictEqual(["--enable-lmcache", "--lmcache-config-file"]);
-    expect(reservedEnv(RuntimeAdapter.SglangLmcache)).toStrictEqual(["LMCACHE_USE_EXPERIMENTAL", "INFERENCECACHE_FAIL_OPEN"]);
+    expect(reservedEnv(RuntimeAdapter.SglangLmcache)).toStrictEqual([
+      "LMCACHE_USE_EXPERIMENTAL",
+      "INFERENCECACHE_FAIL_OPEN",
+    ]);
   });
   it("SGLang HiCache", () => {
     expect(adapterEngineContainer(RuntimeAdapter.SglangHicache)).toBe("sglang");
-    expect(reservedArgs(RuntimeAdapter.SglangHicache)).toStrictEqual(["--enable-hierarchical-cache", "--hicache-size",
-      "--hicache-ratio", "--hicache-write-policy", "--hicache-io-backend", "--hicache-mem-layout",
-      "--hicache-storage-backend", "--hicache-storage-prefetch-policy"]);
+    expect(reservedArgs(RuntimeAdapter.SglangHicache)).toStrictEqual([
+      "--enable-hierarchical-cache",
+      "--hicache-size",
+      "--hicache-ratio",
+      "--hicache-write-policy",
+      "--hicache-io-backend",
+      "--hicache-mem-layout",
+      "--hicache-storage-backend",
+      "--hicache-storage-prefetch-policy",
+    ]);
     expect(reservedEnv(RuntimeAdapter.SglangHicache)).toStrictEqual(["SGLANG_HICACHE_FILE_BACKEND_STORAGE_DIR"]);
   });
 });
 
 describe("shared messages", () => {
   it("skip warning format and audit key", () => {
-    expect(skipWarning("lmcache-injector", "engine-not-found", "ConfigMap ns/e-connection not found"))
-      .toBe("lmcache-injector: injection skipped (engine-not-found): ConfigMap ns/e-connection not found");
+    expect(skipWarning("lmcache-injector", "engine-not-found", "ConfigMap ns/e-connection not found")).toBe(
+      "lmcache-injector: injection skipped (engine-not-found): ConfigMap ns/e-connection not found",
+    );
     expect(AUDIT_SKIP_REASON_KEY).toBe("skip-reason");
   });
   it("kv-transfer-config-present warning", () => {
     expect(kvTransferConfigPresentWarning("cacheblend-injector", "vllm")).toBe(
-      "cacheblend-injector: kv-transfer-config-present: container \"vllm\" already sets --kv-transfer-config; the engine connection config was not injected");
+      'cacheblend-injector: kv-transfer-config-present: container "vllm" already sets --kv-transfer-config; the engine connection config was not injected',
+    );
   });
   it("skip details", () => {
     expect(detailConfigMapNotFound("ns", "e")).toBe("ConfigMap ns/e-connection not found");
     expect(detailEngineNotFound("CacheBlendEngine", "ns", "e")).toBe("CacheBlendEngine ns/e not found");
     expect(detailEngineNotInline("ns/e")).toBe("engine ns/e is not in settings.engines and lookups are disabled");
-    expect(detailNoContainerNamed("vllm")).toBe("no container named \"vllm\"");
-    expect(detailCommandOverride("vllm")).toBe("container \"vllm\" sets command; only args can be extended");
-    expect(detailConnectionConfigMissing("ns", "e")).toBe("ConfigMap ns/e-connection has no kv-transfer-config.json value");
-    expect(detailInvalidConnectionConfig("ns", "e")).toBe("kv-transfer-config.json of ns/e-connection is not a JSON object");
-    expect(detailInvalidEngineReference("a/b/c")).toBe("\"a/b/c\" is not a valid engine reference");
-    expect(detailInvalidPullSecret("Bad_Name")).toBe("\"Bad_Name\" is not a valid Secret name");
-    expect(detailPayloadImageUnset("CacheBlendEngine", "ns", "e")).toBe("CacheBlendEngine ns/e has no injection.payloadImage.repository");
+    expect(detailNoContainerNamed("vllm")).toBe('no container named "vllm"');
+    expect(detailCommandOverride("vllm")).toBe('container "vllm" sets command; only args can be extended');
+    expect(detailConnectionConfigMissing("ns", "e")).toBe(
+      "ConfigMap ns/e-connection has no kv-transfer-config.json value",
+    );
+    expect(detailInvalidConnectionConfig("ns", "e")).toBe(
+      "kv-transfer-config.json of ns/e-connection is not a JSON object",
+    );
+    expect(detailInvalidEngineReference("a/b/c")).toBe('"a/b/c" is not a valid engine reference');
+    expect(detailInvalidPullSecret("Bad_Name")).toBe('"Bad_Name" is not a valid Secret name');
+    expect(detailPayloadImageUnset("CacheBlendEngine", "ns", "e")).toBe(
+      "CacheBlendEngine ns/e has no injection.payloadImage.repository",
+    );
     expect(DETAIL_PAYLOAD_IMAGE_FOOTGUN).toBe("payloadImage.repository is the ImageSpec default lmcache/vllm-openai");
     expect(detailPayloadImagePartInvalid("tag")).toBe("payloadImage tag is not a valid image reference part");
-    expect(detailLookupDenied("ConfigMap", "ns", "e-connection")).toBe("lookup of ConfigMap ns/e-connection was denied; use settings.engines");
+    expect(detailLookupDenied("ConfigMap", "ns", "e-connection")).toBe(
+      "lookup of ConfigMap ns/e-connection was denied; use settings.engines",
+    );
     expect(detailLookupFailed("LMCacheEngine", "ns", "e")).toBe("lookup of LMCacheEngine ns/e failed");
-    expect(detailInvalidRequest("spec.containers is not an array")).toBe("request could not be read: spec.containers is not an array");
+    expect(detailInvalidRequest("spec.containers is not an array")).toBe(
+      "request could not be read: spec.containers is not an array",
+    );
   });
 });

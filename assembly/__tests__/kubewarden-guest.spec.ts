@@ -20,7 +20,7 @@ describe("dispatchOperation", () => {
     expect(r.ok).toBe(true);
     expect(bytesToString(r.value)).toBe("settings:2");
   });
-  it("protocol_version answers the 4 bytes \"v1\"", () => {
+  it('protocol_version answers the 4 bytes "v1"', () => {
     const r = dispatchOperation("protocol_version", new Uint8Array(0), validateStub, settingsStub);
     expect(r.ok).toBe(true);
     expect(r.value.length).toBe(4);

@@ -1,8 +1,19 @@
 import { failure, success } from "../util/result";
 import {
-  classifyHostError, classifyHostCall, LookupStatus, RecordedLookups, WapcLookups,
-  getResourcePayload, listByNamespacePayload, listAllPayload, logPayload, log, LogLevel,
-  OP_GET_RESOURCE, OP_LIST_RESOURCES_BY_NAMESPACE, OP_LIST_RESOURCES_ALL,
+  classifyHostError,
+  classifyHostCall,
+  LookupStatus,
+  RecordedLookups,
+  WapcLookups,
+  getResourcePayload,
+  listByNamespacePayload,
+  listAllPayload,
+  logPayload,
+  log,
+  LogLevel,
+  OP_GET_RESOURCE,
+  OP_LIST_RESOURCES_BY_NAMESPACE,
+  OP_LIST_RESOURCES_ALL,
 } from "../kubewarden/host";
 import { bytesToString } from "../kubewarden/response";
 
@@ -10,9 +21,12 @@ function bytes(text: string): Uint8Array {
   return Uint8Array.wrap(String.UTF8.encode(text));
 }
 
-const DENIED_CAPABILITY = "Policy has not been granted access to the 'kubernetes/get_resource' host capability. The violation has been reported.";
-const DENIED_KIND = "Policy has not been granted access to Kubernetes lmcache.lmcache.ai/v1alpha1/LMCacheEngine resources. The violation has been reported.";
-const NOT_FOUND = "Callback evaluation failure: Cannot find v1/ConfigMap named 'cb-connection' inside of namespace 'Some(\"vllm-ns\")'";
+const DENIED_CAPABILITY =
+  "Policy has not been granted access to the 'kubernetes/get_resource' host capability. The violation has been reported.";
+const DENIED_KIND =
+  "Policy has not been granted access to Kubernetes lmcache.lmcache.ai/v1alpha1/LMCacheEngine resources. The violation has been reported.";
+const NOT_FOUND =
+  "Callback evaluation failure: Cannot find v1/ConfigMap named 'cb-connection' inside of namespace 'Some(\"vllm-ns\")'";
 const NOT_FOUND_CLUSTER = "Callback evaluation failure: Cannot find v1/Namespace named 'x' inside of namespace 'None'";
 const UNKNOWN_KIND = "Callback evaluation failure: Cannot find resource lmcache.lmcache.ai/v1alpha1/LMCacheEngine";
 const NAMESPACED = "Callback evaluation failure: Resource v1/ConfigMap is namespaced, but no namespace was provided";
@@ -26,8 +40,12 @@ describe("classifyHostError", () => {
   it("not found for get_resource with Debug-formatted namespace", () => {
     expect(classifyHostError(OP_GET_RESOURCE, NOT_FOUND)).toBe(LookupStatus.NotFound);
     expect(classifyHostError(OP_GET_RESOURCE, NOT_FOUND_CLUSTER)).toBe(LookupStatus.NotFound);
-    expect(classifyHostError(OP_GET_RESOURCE, "Cannot find lmcache.lmcache.ai/v1alpha1/LMCacheEngine named 'missing' inside of namespace 'Some(\"vllm-ns\")'"))
-      .toBe(LookupStatus.NotFound);
+    expect(
+      classifyHostError(
+        OP_GET_RESOURCE,
+        "Cannot find lmcache.lmcache.ai/v1alpha1/LMCacheEngine named 'missing' inside of namespace 'Some(\"vllm-ns\")'",
+      ),
+    ).toBe(LookupStatus.NotFound);
   });
   it("not found only for get_resource", () => {
     expect(classifyHostError(OP_LIST_RESOURCES_BY_NAMESPACE, NOT_FOUND)).toBe(LookupStatus.Failed);
@@ -37,7 +55,9 @@ describe("classifyHostError", () => {
     expect(classifyHostError(OP_GET_RESOURCE, "x named 'a' then Cannot find y")).toBe(LookupStatus.Failed);
   });
   it("denied wins over not found", () => {
-    expect(classifyHostError(OP_GET_RESOURCE, "has not been granted access; Cannot find v1/X named 'a'")).toBe(LookupStatus.Denied);
+    expect(classifyHostError(OP_GET_RESOURCE, "has not been granted access; Cannot find v1/X named 'a'")).toBe(
+      LookupStatus.Denied,
+    );
   });
   it("everything else fails", () => {
     expect(classifyHostError(OP_GET_RESOURCE, UNKNOWN_KIND)).toBe(LookupStatus.Failed);
@@ -71,30 +91,36 @@ describe("classifyHostCall", () => {
 
 describe("lookup payload bytes (fixed key order)", () => {
   it("get_resource", () => {
-    expect(bytesToString(getResourcePayload("v1", "ConfigMap", "cb-connection", "vllm-ns", false)))
-      .toBe('{"api_version":"v1","kind":"ConfigMap","name":"cb-connection","namespace":"vllm-ns","disable_cache":false}');
+    expect(bytesToString(getResourcePayload("v1", "ConfigMap", "cb-connection", "vllm-ns", false))).toBe(
+      '{"api_version":"v1","kind":"ConfigMap","name":"cb-connection","namespace":"vllm-ns","disable_cache":false}',
+    );
   });
   it("get_resource cluster-scoped sends namespace null; disable_cache true", () => {
-    expect(bytesToString(getResourcePayload("v1", "Namespace", "ns", "", true)))
-      .toBe('{"api_version":"v1","kind":"Namespace","name":"ns","namespace":null,"disable_cache":true}');
+    expect(bytesToString(getResourcePayload("v1", "Namespace", "ns", "", true))).toBe(
+      '{"api_version":"v1","kind":"Namespace","name":"ns","namespace":null,"disable_cache":true}',
+    );
   });
   it("list_resources_by_namespace without selectors", () => {
-    expect(bytesToString(listByNamespacePayload("inferencecache.io/v1alpha1", "CacheBackend", "team-a", "", "")))
-      .toBe('{"api_version":"inferencecache.io/v1alpha1","kind":"CacheBackend","namespace":"team-a"}');
+    expect(bytesToString(listByNamespacePayload("inferencecache.io/v1alpha1", "CacheBackend", "team-a", "", ""))).toBe(
+      '{"api_version":"inferencecache.io/v1alpha1","kind":"CacheBackend","namespace":"team-a"}',
+    );
   });
   it("list_resources_by_namespace with selectors", () => {
-    expect(bytesToString(listByNamespacePayload("v1", "Pod", "ns", "app=a", "status.phase=Running")))
-      .toBe('{"api_version":"v1","kind":"Pod","namespace":"ns","label_selector":"app=a","field_selector":"status.phase=Running"}');
-    expect(bytesToString(listByNamespacePayload("v1", "Pod", "ns", "", "f=1")))
-      .toBe('{"api_version":"v1","kind":"Pod","namespace":"ns","field_selector":"f=1"}');
+    expect(bytesToString(listByNamespacePayload("v1", "Pod", "ns", "app=a", "status.phase=Running"))).toBe(
+      '{"api_version":"v1","kind":"Pod","namespace":"ns","label_selector":"app=a","field_selector":"status.phase=Running"}',
+    );
+    expect(bytesToString(listByNamespacePayload("v1", "Pod", "ns", "", "f=1"))).toBe(
+      '{"api_version":"v1","kind":"Pod","namespace":"ns","field_selector":"f=1"}',
+    );
   });
   it("list_resources_all", () => {
     expect(bytesToString(listAllPayload("v1", "Namespace", "", ""))).toBe('{"api_version":"v1","kind":"Namespace"}');
-    expect(bytesToString(listAllPayload("v1", "Namespace", "a=\"b\"", "")))
-      .toBe('{"api_version":"v1","kind":"Namespace","label_selector":"a=\\"b\\""}');
+    expect(bytesToString(listAllPayload("v1", "Namespace", 'a="b"', ""))).toBe(
+      '{"api_version":"v1","kind":"Namespace","label_selector":"a=\\"b\\""}',
+    );
   });
   it("log", () => {
-    expect(bytesToString(logPayload(LogLevel.Debug, "hello \"x\""))).toBe('{"level":"debug","message":"hello \\"x\\""}');
+    expect(bytesToString(logPayload(LogLevel.Debug, 'hello "x"'))).toBe('{"level":"debug","message":"hello \\"x\\""}');
     expect(bytesToString(logPayload(LogLevel.Warning, ""))).toBe('{"level":"warning","message":""}');
     log(LogLevel.Info, "ignored when the host refuses");
   });
@@ -102,29 +128,35 @@ describe("lookup payload bytes (fixed key order)", () => {
 
 describe("RecordedLookups", () => {
   it("records operations and payloads, answers in order", () => {
-    const lookups = new RecordedLookups()
-      .succeed('{"kind":"LMCacheEngine","spec":{}}')
-      .fail(NOT_FOUND);
+    const lookups = new RecordedLookups().succeed('{"kind":"LMCacheEngine","spec":{}}').fail(NOT_FOUND);
     const engine = lookups.getResource("lmcache.lmcache.ai/v1alpha1", "LMCacheEngine", "cb", "vllm-ns", false);
     expect(engine.status).toBe(LookupStatus.Found);
     const cm = lookups.getResource("v1", "ConfigMap", "cb-connection", "vllm-ns", false);
     expect(cm.status).toBe(LookupStatus.NotFound);
     expect(lookups.calls.length).toBe(2);
     expect(lookups.calls[0].operation).toBe("get_resource");
-    expect(lookups.calls[0].payload).toBe('{"api_version":"lmcache.lmcache.ai/v1alpha1","kind":"LMCacheEngine","name":"cb","namespace":"vllm-ns","disable_cache":false}');
-    expect(lookups.calls[1].payload).toBe('{"api_version":"v1","kind":"ConfigMap","name":"cb-connection","namespace":"vllm-ns","disable_cache":false}');
+    expect(lookups.calls[0].payload).toBe(
+      '{"api_version":"lmcache.lmcache.ai/v1alpha1","kind":"LMCacheEngine","name":"cb","namespace":"vllm-ns","disable_cache":false}',
+    );
+    expect(lookups.calls[1].payload).toBe(
+      '{"api_version":"v1","kind":"ConfigMap","name":"cb-connection","namespace":"vllm-ns","disable_cache":false}',
+    );
     expect(lookups.remaining).toBe(0);
   });
   it("list operations use their own names", () => {
     const lookups = new RecordedLookups().succeed('{"items":[]}').succeed('{"items":[]}');
-    expect(lookups.listResourcesByNamespace("inferencecache.io/v1alpha1", "CacheBackend", "ns", "", "").found).toBe(true);
+    expect(lookups.listResourcesByNamespace("inferencecache.io/v1alpha1", "CacheBackend", "ns", "", "").found).toBe(
+      true,
+    );
     expect(lookups.listResourcesAll("v1", "Namespace", "", "").found).toBe(true);
     expect(lookups.calls[0].operation).toBe("list_resources_by_namespace");
     expect(lookups.calls[1].operation).toBe("list_resources_all");
   });
   it("denied list", () => {
     const lookups = new RecordedLookups().fail(DENIED_KIND);
-    expect(lookups.listResourcesByNamespace("inferencecache.io/v1alpha1", "CacheBackend", "ns", "", "").denied).toBe(true);
+    expect(lookups.listResourcesByNamespace("inferencecache.io/v1alpha1", "CacheBackend", "ns", "", "").denied).toBe(
+      true,
+    );
   });
   it("a not-found text on a list is failed", () => {
     const lookups = new RecordedLookups().fail(NOT_FOUND);

@@ -15,7 +15,8 @@ function decodeOk(text: string): ValidationRequest {
   return r;
 }
 
-const FULL = '{"settings":{"lookup":false},"request":{"uid":"u-1","kind":{"group":"","version":"v1","kind":"Pod"},' +
+const FULL =
+  '{"settings":{"lookup":false},"request":{"uid":"u-1","kind":{"group":"","version":"v1","kind":"Pod"},' +
   '"resource":{"group":"","version":"v1","resource":"pods"},"subResource":"status","operation":"CREATE",' +
   '"userInfo":{"username":"alice"},"name":"p","namespace":"ns","dryRun":true,' +
   '"object":{"metadata":{"namespace":"objns"}},"oldObject":{"a":1}}}';
@@ -101,7 +102,9 @@ describe("decodeValidationPayload errors", () => {
   });
   it("invalid UTF-8", () => {
     const bytes = new Uint8Array(3);
-    bytes[0] = 0x22; bytes[1] = 0xff; bytes[2] = 0x22;
+    bytes[0] = 0x22;
+    bytes[1] = 0xff;
+    bytes[2] = 0x22;
     expect(decodeValidationPayload(bytes).ok).toBe(false);
   });
   it("not an object", () => {

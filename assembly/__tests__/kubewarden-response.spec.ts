@@ -1,5 +1,13 @@
 import { JsonValue, parseJsonString } from "../json/index";
-import { accept, reject, mutate, settingsValid, settingsInvalid, bytesToString, ValidationResponse } from "../kubewarden/response";
+import {
+  accept,
+  reject,
+  mutate,
+  settingsValid,
+  settingsInvalid,
+  bytesToString,
+  ValidationResponse,
+} from "../kubewarden/response";
 
 function parse(text: string): JsonValue {
   const v = parseJsonString(text).value;
@@ -7,7 +15,7 @@ function parse(text: string): JsonValue {
 }
 
 describe("kubewarden response bytes", () => {
-  it("accept is exactly {\"accepted\":true}", () => {
+  it('accept is exactly {"accepted":true}', () => {
     expect(accept().toString()).toBe('{"accepted":true}');
   });
 
@@ -31,30 +39,34 @@ describe("kubewarden response bytes", () => {
       .withAuditAnnotation("b", "2")
       .withAuditAnnotation("skip-reason", "lookup-failed");
     expect(r.toString()).toBe(
-      '{"accepted":true,"audit_annotations":{"skip-reason":"lookup-failed","b":"2"},"warnings":["first","second"]}');
+      '{"accepted":true,"audit_annotations":{"skip-reason":"lookup-failed","b":"2"},"warnings":["first","second"]}',
+    );
   });
 
   it("mutated_object is the whole object with untouched bytes preserved", () => {
-    const obj = parse('{"kind":"Pod", "n":1000.0,"big":18446744073709551615,"s":"a\\u00e9\\n\\/","meta":{ "x" : [1, 2] }}');
+    const obj = parse(
+      '{"kind":"Pod", "n":1000.0,"big":18446744073709551615,"s":"a\\u00e9\\n\\/","meta":{ "x" : [1, 2] }}',
+    );
     obj.set("added", JsonValue.bool(true));
     expect(mutate(obj).toString()).toBe(
-      '{"accepted":true,"mutated_object":{"kind":"Pod","n":1000.0,"big":18446744073709551615,"s":"a\\u00e9\\n\\/","meta":{ "x" : [1, 2] },"added":true}}');
+      '{"accepted":true,"mutated_object":{"kind":"Pod","n":1000.0,"big":18446744073709551615,"s":"a\\u00e9\\n\\/","meta":{ "x" : [1, 2] },"added":true}}',
+    );
   });
 
   it("full response: message, mutated object, audit annotations, warnings", () => {
-    const r = mutate(parse('{"a":1}'))
-      .withWarning("w")
-      .withAuditAnnotation("k", "v")
-      .withMessage("hi");
-    expect(r.toString()).toBe('{"accepted":true,"message":"hi","mutated_object":{"a":1},"audit_annotations":{"k":"v"},"warnings":["w"]}');
+    const r = mutate(parse('{"a":1}')).withWarning("w").withAuditAnnotation("k", "v").withMessage("hi");
+    expect(r.toString()).toBe(
+      '{"accepted":true,"message":"hi","mutated_object":{"a":1},"audit_annotations":{"k":"v"},"warnings":["w"]}',
+    );
   });
 
   it("escapes every string it writes", () => {
-    const r = reject("quote \" backslash \\ newline \n tab \t ctl \u0001 é 😀 /", 400)
-      .withWarning("w\"1")
+    const r = reject('quote " backslash \\ newline \n tab \t ctl \u0001 é 😀 /', 400)
+      .withWarning('w"1')
       .withAuditAnnotation("k\\", "v\n");
     expect(r.toString()).toBe(
-      '{"accepted":false,"message":"quote \\" backslash \\\\ newline \\n tab \\t ctl \\u0001 é 😀 /","code":400,"audit_annotations":{"k\\\\":"v\\n"},"warnings":["w\\"1"]}');
+      '{"accepted":false,"message":"quote \\" backslash \\\\ newline \\n tab \\t ctl \\u0001 é 😀 /","code":400,"audit_annotations":{"k\\\\":"v\\n"},"warnings":["w\\"1"]}',
+    );
   });
 
   it("the bytes parse back as JSON", () => {
@@ -68,7 +80,8 @@ describe("settings responses", () => {
     expect(bytesToString(settingsValid())).toBe('{"valid":true}');
   });
   it("invalid with an escaped message", () => {
-    expect(bytesToString(settingsInvalid('lookups: unknown field; engines[a"b]: must be an object')))
-      .toBe('{"valid":false,"message":"lookups: unknown field; engines[a\\"b]: must be an object"}');
+    expect(bytesToString(settingsInvalid('lookups: unknown field; engines[a"b]: must be an object'))).toBe(
+      '{"valid":false,"message":"lookups: unknown field; engines[a\\"b]: must be an object"}',
+    );
   });
 });

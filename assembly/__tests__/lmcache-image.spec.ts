@@ -1,6 +1,11 @@
 import {
-  RepositoryCheck, checkPayloadRepository, isValidPullPolicy, effectivePullPolicy,
-  payloadImageRef, isValidCudagraph, isUsablePayloadTag,
+  RepositoryCheck,
+  checkPayloadRepository,
+  isValidPullPolicy,
+  effectivePullPolicy,
+  payloadImageRef,
+  isValidCudagraph,
+  isUsablePayloadTag,
 } from "../lmcache/image";
 import { PAYLOAD_FOOTGUN_REPOSITORY } from "../keys/index";
 

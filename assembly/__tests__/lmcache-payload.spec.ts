@@ -23,9 +23,15 @@ describe("decidePayload (D6, X2, X3)", () => {
     expect(d.detail).toBe("payloadImage.repository is the ImageSpec default lmcache/vllm-openai");
   });
   it("whitespace, control characters and pull policies", () => {
-    expect(decidePayload(image("reg/p latest", "", "")).detail).toBe("payloadImage repository is not a valid image reference part");
-    expect(decidePayload(image("reg/p", "v1\n", "")).detail).toBe("payloadImage tag is not a valid image reference part");
-    expect(decidePayload(image("reg/p", "v1", "Sometimes")).detail).toBe("payloadImage pullPolicy is not a valid image reference part");
+    expect(decidePayload(image("reg/p latest", "", "")).detail).toBe(
+      "payloadImage repository is not a valid image reference part",
+    );
+    expect(decidePayload(image("reg/p", "v1\n", "")).detail).toBe(
+      "payloadImage tag is not a valid image reference part",
+    );
+    expect(decidePayload(image("reg/p", "v1", "Sometimes")).detail).toBe(
+      "payloadImage pullPolicy is not a valid image reference part",
+    );
   });
   it("references: tag, default tag, digest", () => {
     const a = decidePayload(image("reg/p", "pinned", "Always"));
@@ -42,18 +48,22 @@ describe("decidePayload (D6, X2, X3)", () => {
 describe("staging edits", () => {
   it("the init container JSON is exact", () => {
     expect(stagingInitContainer(lmcacheKeys(), "reg/p:pinned", "IfNotPresent").toString()).toBe(
-      "{\"name\":\"lmcache-payload-stage\",\"image\":\"reg/p:pinned\",\"env\":[{\"name\":\"SHARED_DIR\",\"value\":\"/lmcache-payload\"}],\"volumeMounts\":[{\"name\":\"lmcache-payload\",\"mountPath\":\"/lmcache-payload\"}],\"imagePullPolicy\":\"IfNotPresent\"}");
+      '{"name":"lmcache-payload-stage","image":"reg/p:pinned","env":[{"name":"SHARED_DIR","value":"/lmcache-payload"}],"volumeMounts":[{"name":"lmcache-payload","mountPath":"/lmcache-payload"}],"imagePullPolicy":"IfNotPresent"}',
+    );
     expect(stagingInitContainer(cacheblendKeys(), "r:t", "Never").toString()).toBe(
-      "{\"name\":\"cb-plugin-stage\",\"image\":\"r:t\",\"env\":[{\"name\":\"SHARED_DIR\",\"value\":\"/cb-plugin\"}],\"volumeMounts\":[{\"name\":\"cb-plugin\",\"mountPath\":\"/cb-plugin\"}],\"imagePullPolicy\":\"Never\"}");
+      '{"name":"cb-plugin-stage","image":"r:t","env":[{"name":"SHARED_DIR","value":"/cb-plugin"}],"volumeMounts":[{"name":"cb-plugin","mountPath":"/cb-plugin"}],"imagePullPolicy":"Never"}',
+    );
   });
   it("volume, init container, read-only mount, PYTHONPATH, in that order", () => {
     const plan = new Plan();
     addStagingEdits(plan, 1, lmcacheKeys(), decidePayload(image("reg/p", "pinned", "")));
-    expect(plan.describe()).toBe([
-      "append-if-absent spec.volumes {\"name\":\"lmcache-payload\",\"emptyDir\":{}}",
-      "append-if-absent spec.initContainers {\"name\":\"lmcache-payload-stage\",\"image\":\"reg/p:pinned\",\"env\":[{\"name\":\"SHARED_DIR\",\"value\":\"/lmcache-payload\"}],\"volumeMounts\":[{\"name\":\"lmcache-payload\",\"mountPath\":\"/lmcache-payload\"}],\"imagePullPolicy\":\"IfNotPresent\"}",
-      "append-if-absent containers[1].volumeMounts {\"name\":\"lmcache-payload\",\"mountPath\":\"/lmcache-payload\",\"readOnly\":true}",
-      "env-prepend-path containers[1] PYTHONPATH /lmcache-payload",
-    ].join("\n"));
+    expect(plan.describe()).toBe(
+      [
+        'append-if-absent spec.volumes {"name":"lmcache-payload","emptyDir":{}}',
+        'append-if-absent spec.initContainers {"name":"lmcache-payload-stage","image":"reg/p:pinned","env":[{"name":"SHARED_DIR","value":"/lmcache-payload"}],"volumeMounts":[{"name":"lmcache-payload","mountPath":"/lmcache-payload"}],"imagePullPolicy":"IfNotPresent"}',
+        'append-if-absent containers[1].volumeMounts {"name":"lmcache-payload","mountPath":"/lmcache-payload","readOnly":true}',
+        "env-prepend-path containers[1] PYTHONPATH /lmcache-payload",
+      ].join("\n"),
+    );
   });
 });

@@ -8,11 +8,15 @@ describe("resolveInjectedPullSecrets (D5)", () => {
     expect(resolveInjectedPullSecrets(["a"], "").names.join("|")).toBe("a");
   });
   it("a non-blank annotation replaces the engine list", () => {
-    expect(resolveInjectedPullSecrets(["engine"], "override-a,override-b").names.join("|")).toBe("override-a|override-b");
-    expect(resolveInjectedPullSecrets(["engine"], " override-a , override-b ").names.join("|")).toBe("override-a|override-b");
+    expect(resolveInjectedPullSecrets(["engine"], "override-a,override-b").names.join("|")).toBe(
+      "override-a|override-b",
+    );
+    expect(resolveInjectedPullSecrets(["engine"], " override-a , override-b ").names.join("|")).toBe(
+      "override-a|override-b",
+    );
     expect(resolveInjectedPullSecrets(["engine"], "a, a, b").names.join("|")).toBe("a|a|b");
   });
-  it("\" , \" replaces the engine list with nothing", () => {
+  it('" , " replaces the engine list with nothing', () => {
     const r = resolveInjectedPullSecrets(["engine"], " , ");
     expect(r.ok).toBe(true);
     expect(r.names.length).toBe(0);

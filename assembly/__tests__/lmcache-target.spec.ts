@@ -3,7 +3,7 @@ import { EngineInjection } from "../lmcache/injection";
 import { resolveTargetContainer, TargetOutcome } from "../lmcache/target";
 
 function pod(containers: string): JsonValue {
-  const v = parseJsonString("{\"spec\":{\"containers\":" + containers + "}}").value;
+  const v = parseJsonString('{"spec":{"containers":' + containers + "}}").value;
   return v !== null ? v : JsonValue.object();
 }
 function engineDefault(name: string): EngineInjection {
@@ -12,12 +12,12 @@ function engineDefault(name: string): EngineInjection {
   i.targetContainer = name;
   return i;
 }
-const TWO = "[{\"name\":\"sidecar\"},{\"name\":\"vllm\"}]";
+const TWO = '[{"name":"sidecar"},{"name":"vllm"}]';
 
 describe("resolveTargetContainer", () => {
   it("no containers: absent, null or []", () => {
     const none = new EngineInjection();
-    const absent = parseJsonString("{\"spec\":{\"initContainers\":[{\"name\":\"vllm\"}]}}").value;
+    const absent = parseJsonString('{"spec":{"initContainers":[{"name":"vllm"}]}}').value;
     if (absent !== null) {
       const r = resolveTargetContainer(absent, "", none);
       expect(r.outcome).toBe(TargetOutcome.NotFound);
@@ -40,11 +40,11 @@ describe("resolveTargetContainer", () => {
   it("the annotation wins even when it names no container", () => {
     const r = resolveTargetContainer(pod(TWO), "does-not-exist", engineDefault("vllm"));
     expect(r.outcome).toBe(TargetOutcome.NotFound);
-    expect(r.detail).toBe("no container named \"does-not-exist\"");
+    expect(r.detail).toBe('no container named "does-not-exist"');
   });
   it("engine default when the annotation is blank", () => {
     expect(resolveTargetContainer(pod(TWO), "   ", engineDefault(" vllm ")).index).toBe(1);
-    expect(resolveTargetContainer(pod(TWO), "", engineDefault("VLLM")).detail).toBe("no container named \"VLLM\"");
+    expect(resolveTargetContainer(pod(TWO), "", engineDefault("VLLM")).detail).toBe('no container named "VLLM"');
   });
   it("engine default blank: the first container", () => {
     expect(resolveTargetContainer(pod(TWO), "", engineDefault("  ")).index).toBe(0);
@@ -54,13 +54,16 @@ describe("resolveTargetContainer", () => {
     const notArray = resolveTargetContainer(pod("{}"), "", none);
     expect(notArray.outcome).toBe(TargetOutcome.Malformed);
     expect(notArray.detail).toBe("spec.containers is not an array");
-    expect(resolveTargetContainer(pod("[\"vllm\"]"), "", none).detail).toBe("spec.containers[0] is not an object");
-    expect(resolveTargetContainer(pod("[{\"name\":\"a\"},{\"name\":2}]"), "b", none).detail).toBe("spec.containers[1].name is not a string");
+    expect(resolveTargetContainer(pod('["vllm"]'), "", none).detail).toBe("spec.containers[0] is not an object");
+    expect(resolveTargetContainer(pod('[{"name":"a"},{"name":2}]'), "b", none).detail).toBe(
+      "spec.containers[1].name is not a string",
+    );
     expect(resolveTargetContainer(pod("[{}]"), "", none).detail).toBe("spec.containers[0].name is not a string");
-    const specNotObject = parseJsonString("{\"spec\":[]}").value;
-    if (specNotObject !== null) expect(resolveTargetContainer(specNotObject, "", none).detail).toBe("spec is not an object");
+    const specNotObject = parseJsonString('{"spec":[]}').value;
+    if (specNotObject !== null)
+      expect(resolveTargetContainer(specNotObject, "", none).detail).toBe("spec is not an object");
   });
   it("a match before a malformed item is found", () => {
-    expect(resolveTargetContainer(pod("[{\"name\":\"vllm\"},3]"), "vllm", new EngineInjection()).index).toBe(0);
+    expect(resolveTargetContainer(pod('[{"name":"vllm"},3]'), "vllm", new EngineInjection()).index).toBe(0);
   });
 });

@@ -1,7 +1,12 @@
 import {
-  DNS1123_LABEL_MAX_LENGTH_MESSAGE, DNS1123_LABEL_PATTERN_MESSAGE,
-  DNS1123_SUBDOMAIN_MAX_LENGTH_MESSAGE, DNS1123_SUBDOMAIN_PATTERN_MESSAGE,
-  dns1123LabelErrors, dns1123SubdomainErrors, isDns1123Label, isDns1123Subdomain,
+  DNS1123_LABEL_MAX_LENGTH_MESSAGE,
+  DNS1123_LABEL_PATTERN_MESSAGE,
+  DNS1123_SUBDOMAIN_MAX_LENGTH_MESSAGE,
+  DNS1123_SUBDOMAIN_PATTERN_MESSAGE,
+  dns1123LabelErrors,
+  dns1123SubdomainErrors,
+  isDns1123Label,
+  isDns1123Subdomain,
 } from "../validate/index";
 
 function repeat(c: string, n: i32): string {
@@ -11,11 +16,13 @@ function repeat(c: string, n: i32): string {
 describe("DNS-1123 message texts", () => {
   it("subdomain pattern text", () => {
     expect(DNS1123_SUBDOMAIN_PATTERN_MESSAGE).toBe(
-      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+    );
   });
   it("label pattern text", () => {
     expect(DNS1123_LABEL_PATTERN_MESSAGE).toBe(
-      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    );
   });
   it("length texts", () => {
     expect(DNS1123_SUBDOMAIN_MAX_LENGTH_MESSAGE).toBe("must be no more than 253 characters");
@@ -53,10 +60,16 @@ describe("DNS-1123 label", () => {
     expect(dns1123LabelErrors(repeat("a", 64))).toStrictEqual([DNS1123_LABEL_MAX_LENGTH_MESSAGE]);
   });
   it("too long and bad pattern: both messages, length first", () => {
-    expect(dns1123LabelErrors(repeat("A", 64))).toStrictEqual([DNS1123_LABEL_MAX_LENGTH_MESSAGE, DNS1123_LABEL_PATTERN_MESSAGE]);
+    expect(dns1123LabelErrors(repeat("A", 64))).toStrictEqual([
+      DNS1123_LABEL_MAX_LENGTH_MESSAGE,
+      DNS1123_LABEL_PATTERN_MESSAGE,
+    ]);
   });
   it("length counts UTF-8 bytes like Go", () => {
-    expect(dns1123LabelErrors(repeat("é", 32))).toStrictEqual([DNS1123_LABEL_MAX_LENGTH_MESSAGE, DNS1123_LABEL_PATTERN_MESSAGE]);
+    expect(dns1123LabelErrors(repeat("é", 32))).toStrictEqual([
+      DNS1123_LABEL_MAX_LENGTH_MESSAGE,
+      DNS1123_LABEL_PATTERN_MESSAGE,
+    ]);
     expect(dns1123LabelErrors(repeat("é", 31))).toStrictEqual([DNS1123_LABEL_PATTERN_MESSAGE]);
   });
 });
@@ -83,7 +96,8 @@ describe("DNS-1123 subdomain", () => {
     expect(isDns1123Subdomain(s253.slice(1))).toBe(true);
     expect(dns1123SubdomainErrors(s253)).toStrictEqual(none);
     expect(dns1123SubdomainErrors(s253 + "e")).toStrictEqual([DNS1123_SUBDOMAIN_MAX_LENGTH_MESSAGE]);
-    const far = repeat("a", 63) + "." + repeat("b", 63) + "." + repeat("c", 63) + "." + repeat("d", 63) + "." + repeat("e", 500);
+    const far =
+      repeat("a", 63) + "." + repeat("b", 63) + "." + repeat("c", 63) + "." + repeat("d", 63) + "." + repeat("e", 500);
     expect(dns1123SubdomainErrors(far)).toStrictEqual([DNS1123_SUBDOMAIN_MAX_LENGTH_MESSAGE]);
     expect(isDns1123Subdomain(far)).toBe(false);
   });
@@ -96,6 +110,9 @@ describe("DNS-1123 subdomain", () => {
     expect(dns1123SubdomainErrors(s254)).toStrictEqual([DNS1123_SUBDOMAIN_MAX_LENGTH_MESSAGE]);
   });
   it("too long and bad pattern: both messages", () => {
-    expect(dns1123SubdomainErrors(repeat("A", 254))).toStrictEqual([DNS1123_SUBDOMAIN_MAX_LENGTH_MESSAGE, DNS1123_SUBDOMAIN_PATTERN_MESSAGE]);
+    expect(dns1123SubdomainErrors(repeat("A", 254))).toStrictEqual([
+      DNS1123_SUBDOMAIN_MAX_LENGTH_MESSAGE,
+      DNS1123_SUBDOMAIN_PATTERN_MESSAGE,
+    ]);
   });
 });

@@ -1,12 +1,18 @@
 import {
-  ENV_VAR_NAME_DOT_MESSAGE, ENV_VAR_NAME_DOTDOT_MESSAGE, ENV_VAR_NAME_DOTDOT_PREFIX_MESSAGE,
-  ENV_VAR_NAME_PATTERN_MESSAGE, envVarNameErrors, isCIdentifier, isEnvVarName,
+  ENV_VAR_NAME_DOT_MESSAGE,
+  ENV_VAR_NAME_DOTDOT_MESSAGE,
+  ENV_VAR_NAME_DOTDOT_PREFIX_MESSAGE,
+  ENV_VAR_NAME_PATTERN_MESSAGE,
+  envVarNameErrors,
+  isCIdentifier,
+  isEnvVarName,
 } from "../validate/index";
 
 describe("IsEnvVarName (cachebackend-validator rule 24)", () => {
   it("message texts", () => {
     expect(ENV_VAR_NAME_PATTERN_MESSAGE).toBe(
-      "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')");
+      "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')",
+    );
     expect(ENV_VAR_NAME_DOT_MESSAGE).toBe("must not be '.'");
     expect(ENV_VAR_NAME_DOTDOT_MESSAGE).toBe("must not be '..'");
     expect(ENV_VAR_NAME_DOTDOT_PREFIX_MESSAGE).toBe("must not start with '..'");

@@ -1,8 +1,28 @@
 import {
-  FieldErrorList, FieldErrorType, fieldErrorFromCheck, checkNfsServer, checkMountPath, forbidden,
-  internalError, introducedErrors, invalidBool, invalidInt, invalidNull, invalidRaw, invalidString, newPath, childPath, Path,
-  notSupportedRaw, notSupportedString, qualifiedKind, required, splitCommaList, supportedValuesDetail,
-  MAX_REPORTED_ERRORS, MAX_COLLECTED_ERRORS,
+  FieldErrorList,
+  FieldErrorType,
+  fieldErrorFromCheck,
+  checkNfsServer,
+  checkMountPath,
+  forbidden,
+  internalError,
+  introducedErrors,
+  invalidBool,
+  invalidInt,
+  invalidNull,
+  invalidRaw,
+  invalidString,
+  newPath,
+  childPath,
+  Path,
+  notSupportedRaw,
+  notSupportedString,
+  qualifiedKind,
+  required,
+  splitCommaList,
+  supportedValuesDetail,
+  MAX_REPORTED_ERRORS,
+  MAX_COLLECTED_ERRORS,
 } from "../validate/index";
 
 /** A dotted test path as a value: `p("spec.x")` is `newPath("spec").child("x")`. */
@@ -13,48 +33,85 @@ function p(dotted: string): Path {
   return path;
 }
 
-const P = "CacheBackend.inferencecache.io \"sglang-hicache-l3-nfs\" is invalid: ";
+const P = 'CacheBackend.inferencecache.io "sglang-hicache-l3-nfs" is invalid: ';
 
 describe("field error rendering", () => {
   it("Required", () => {
-    expect(required(p("spec.hiCache.storagePrefetchPolicy"), "required when remoteStorage.provider=NFS").render())
-      .toBe("spec.hiCache.storagePrefetchPolicy: Required value: required when remoteStorage.provider=NFS");
+    expect(required(p("spec.hiCache.storagePrefetchPolicy"), "required when remoteStorage.provider=NFS").render()).toBe(
+      "spec.hiCache.storagePrefetchPolicy: Required value: required when remoteStorage.provider=NFS",
+    );
   });
   it("Forbidden", () => {
-    expect(forbidden(p("spec.remoteStorage.endpoint"), "NFS uses remoteStorage.nfs.server and path instead of an endpoint").render())
-      .toBe("spec.remoteStorage.endpoint: Forbidden: NFS uses remoteStorage.nfs.server and path instead of an endpoint");
+    expect(
+      forbidden(
+        p("spec.remoteStorage.endpoint"),
+        "NFS uses remoteStorage.nfs.server and path instead of an endpoint",
+      ).render(),
+    ).toBe("spec.remoteStorage.endpoint: Forbidden: NFS uses remoteStorage.nfs.server and path instead of an endpoint");
   });
   it("Invalid string uses %q", () => {
-    expect(invalidString(p("spec.remoteStorage.nfs.server"), " 10.0.0.25", "must not contain surrounding whitespace").render())
-      .toBe("spec.remoteStorage.nfs.server: Invalid value: \" 10.0.0.25\": must not contain surrounding whitespace");
-    expect(invalidString(p("x"), "a\nb", "d").render()).toBe("x: Invalid value: \"a\\nb\": d");
+    expect(
+      invalidString(
+        p("spec.remoteStorage.nfs.server"),
+        " 10.0.0.25",
+        "must not contain surrounding whitespace",
+      ).render(),
+    ).toBe('spec.remoteStorage.nfs.server: Invalid value: " 10.0.0.25": must not contain surrounding whitespace');
+    expect(invalidString(p("x"), "a\nb", "d").render()).toBe('x: Invalid value: "a\\nb": d');
   });
   it("Invalid raw: numbers, booleans, JSON", () => {
-    expect(invalidRaw(p("spec.blend.recompRatio"), "1.5", "must be in (0.0, 1.0]").render())
-      .toBe("spec.blend.recompRatio: Invalid value: 1.5: must be in (0.0, 1.0]");
-    expect(invalidInt(p("spec.server.chunkSize"), 128, "must be 256 for CacheBlend (chunk_size == block_size 64 * 4)").render())
-      .toBe("spec.server.chunkSize: Invalid value: 128: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)");
-    expect(invalidInt(p("spec.blend.checkLayer"), -1, "must be >= 0").render()).toBe("spec.blend.checkLayer: Invalid value: -1: must be >= 0");
-    expect(invalidBool(p("spec.integration.failOpen"), true, "must be false with remoteStorage.provider=NFS because the inline NFS volume is a Pod startup dependency").render())
-      .toBe("spec.integration.failOpen: Invalid value: true: must be false with remoteStorage.provider=NFS because the inline NFS volume is a Pod startup dependency");
-    expect(invalidRaw(p("spec.hiCache"), "{\"sizeGB\":8,\"ratio\":\"2\"}", "sizeGB and ratio are mutually exclusive").render())
-      .toBe("spec.hiCache: Invalid value: {\"sizeGB\":8,\"ratio\":\"2\"}: sizeGB and ratio are mutually exclusive");
+    expect(invalidRaw(p("spec.blend.recompRatio"), "1.5", "must be in (0.0, 1.0]").render()).toBe(
+      "spec.blend.recompRatio: Invalid value: 1.5: must be in (0.0, 1.0]",
+    );
+    expect(
+      invalidInt(
+        p("spec.server.chunkSize"),
+        128,
+        "must be 256 for CacheBlend (chunk_size == block_size 64 * 4)",
+      ).render(),
+    ).toBe("spec.server.chunkSize: Invalid value: 128: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)");
+    expect(invalidInt(p("spec.blend.checkLayer"), -1, "must be >= 0").render()).toBe(
+      "spec.blend.checkLayer: Invalid value: -1: must be >= 0",
+    );
+    expect(
+      invalidBool(
+        p("spec.integration.failOpen"),
+        true,
+        "must be false with remoteStorage.provider=NFS because the inline NFS volume is a Pod startup dependency",
+      ).render(),
+    ).toBe(
+      "spec.integration.failOpen: Invalid value: true: must be false with remoteStorage.provider=NFS because the inline NFS volume is a Pod startup dependency",
+    );
+    expect(
+      invalidRaw(p("spec.hiCache"), '{"sizeGB":8,"ratio":"2"}', "sizeGB and ratio are mutually exclusive").render(),
+    ).toBe('spec.hiCache: Invalid value: {"sizeGB":8,"ratio":"2"}: sizeGB and ratio are mutually exclusive');
   });
-  it("Invalid null renders \"null\"", () => {
-    expect(invalidNull(p("spec.x"), "must be a string").render()).toBe("spec.x: Invalid value: \"null\": must be a string");
+  it('Invalid null renders "null"', () => {
+    expect(invalidNull(p("spec.x"), "must be a string").render()).toBe(
+      'spec.x: Invalid value: "null": must be a string',
+    );
   });
   it("NotSupported string", () => {
-    expect(notSupportedString(p("spec.hiCache.storagePrefetchPolicy"), "forever", ["best_effort", "wait_complete", "timeout"]).render())
-      .toBe("spec.hiCache.storagePrefetchPolicy: Unsupported value: \"forever\": supported values: \"best_effort\", \"wait_complete\", \"timeout\"");
-    expect(notSupportedString(p("spec.remoteStorage.ownership"), "Managed", ["External"]).render())
-      .toBe("spec.remoteStorage.ownership: Unsupported value: \"Managed\": supported values: \"External\"");
+    expect(
+      notSupportedString(p("spec.hiCache.storagePrefetchPolicy"), "forever", [
+        "best_effort",
+        "wait_complete",
+        "timeout",
+      ]).render(),
+    ).toBe(
+      'spec.hiCache.storagePrefetchPolicy: Unsupported value: "forever": supported values: "best_effort", "wait_complete", "timeout"',
+    );
+    expect(notSupportedString(p("spec.remoteStorage.ownership"), "Managed", ["External"]).render()).toBe(
+      'spec.remoteStorage.ownership: Unsupported value: "Managed": supported values: "External"',
+    );
   });
   it("NotSupported raw (boolean)", () => {
-    expect(notSupportedRaw(p("spec.integration.failOpen"), "false", ["true"]).render())
-      .toBe("spec.integration.failOpen: Unsupported value: false: supported values: \"true\"");
+    expect(notSupportedRaw(p("spec.integration.failOpen"), "false", ["true"]).render()).toBe(
+      'spec.integration.failOpen: Unsupported value: false: supported values: "true"',
+    );
   });
   it("NotSupported with no supported values", () => {
-    expect(notSupportedString(p("f"), "x", []).render()).toBe("f: Unsupported value: \"x\"");
+    expect(notSupportedString(p("f"), "x", []).render()).toBe('f: Unsupported value: "x"');
     expect(supportedValuesDetail([])).toBe("");
   });
   it("Internal error", () => {
@@ -62,10 +119,10 @@ describe("field error rendering", () => {
   });
   it("empty detail omits the trailing colon", () => {
     expect(required(p("f"), "").render()).toBe("f: Required value");
-    expect(invalidString(p("f"), "v", "").render()).toBe("f: Invalid value: \"v\"");
+    expect(invalidString(p("f"), "v", "").render()).toBe('f: Invalid value: "v"');
   });
   it("value texts for UPDATE comparison", () => {
-    expect(invalidString(p("f"), "a\"b", "d").rawValue).toBe("a\"b");
+    expect(invalidString(p("f"), 'a"b', "d").rawValue).toBe('a"b');
     expect(invalidInt(p("f"), 7, "d").rawValue).toBe("7");
     expect(required(p("f"), "d").rawValue).toBe("");
     expect(forbidden(p("f"), "d").rawValue).toBe("");
@@ -77,9 +134,15 @@ describe("field error rendering", () => {
     expect(ok === null).toBe(true);
     const r = fieldErrorFromCheck(p("spec.remoteStorage.nfs.server"), "", checkNfsServer(""));
     expect(r !== null).toBe(true);
-    if (r !== null) expect(r.render()).toBe("spec.remoteStorage.nfs.server: Required value: NFS mount-target hostname or IP address is required");
+    if (r !== null)
+      expect(r.render()).toBe(
+        "spec.remoteStorage.nfs.server: Required value: NFS mount-target hostname or IP address is required",
+      );
     const m = fieldErrorFromCheck(p("spec.remoteStorage.nfs.mountPath"), "/dev/shm", checkMountPath("/dev/shm"));
-    if (m !== null) expect(m.render()).toBe("spec.remoteStorage.nfs.mountPath: Invalid value: \"/dev/shm\": must not mount remote storage over /proc, /sys or /dev");
+    if (m !== null)
+      expect(m.render()).toBe(
+        'spec.remoteStorage.nfs.mountPath: Invalid value: "/dev/shm": must not mount remote storage over /proc, /sys or /dev',
+      );
     else expect(m !== null).toBe(true);
   });
 });
@@ -93,41 +156,53 @@ describe("aggregation", () => {
   it("one error", () => {
     const l = new FieldErrorList();
     l.add(invalidString(p("spec.remoteStorage.nfs.server"), "0.0.0.0", "must not be the unspecified address"));
-    expect(l.invalidMessage("CacheBackend", "inferencecache.io", "sglang-hicache-l3-nfs"))
-      .toBe(P + "spec.remoteStorage.nfs.server: Invalid value: \"0.0.0.0\": must not be the unspecified address");
+    expect(l.invalidMessage("CacheBackend", "inferencecache.io", "sglang-hicache-l3-nfs")).toBe(
+      P + 'spec.remoteStorage.nfs.server: Invalid value: "0.0.0.0": must not be the unspecified address',
+    );
   });
   it("several errors in order, bracketed", () => {
     const l = new FieldErrorList();
     l.add(invalidInt(p("spec.blend.checkLayer"), -1, "must be >= 0"));
     l.add(invalidRaw(p("spec.blend.recompRatio"), "1.5", "must be in (0.0, 1.0]"));
     expect(l.invalidMessage("CacheBlendEngine", "lmcache.lmcache.ai", "cb")).toBe(
-      "CacheBlendEngine.lmcache.lmcache.ai \"cb\" is invalid: [spec.blend.checkLayer: Invalid value: -1: must be >= 0, spec.blend.recompRatio: Invalid value: 1.5: must be in (0.0, 1.0]]");
+      'CacheBlendEngine.lmcache.lmcache.ai "cb" is invalid: [spec.blend.checkLayer: Invalid value: -1: must be >= 0, spec.blend.recompRatio: Invalid value: 1.5: must be in (0.0, 1.0]]',
+    );
   });
   it("duplicates appear once; a single distinct error is not bracketed", () => {
     const l = new FieldErrorList();
     l.add(invalidString(p("spec.integration.engine"), "", "SGLangHiCache requires integration.engine=sglang"));
     l.add(invalidString(p("spec.integration.engine"), "", "SGLangHiCache requires integration.engine=sglang"));
     expect(l.length).toBe(2);
-    expect(l.aggregateText()).toBe("spec.integration.engine: Invalid value: \"\": SGLangHiCache requires integration.engine=sglang");
+    expect(l.aggregateText()).toBe(
+      'spec.integration.engine: Invalid value: "": SGLangHiCache requires integration.engine=sglang',
+    );
     l.add(forbidden(p("spec.autoscaling"), "x"));
     l.add(invalidString(p("spec.integration.engine"), "", "SGLangHiCache requires integration.engine=sglang"));
-    expect(l.aggregateText()).toBe("[spec.integration.engine: Invalid value: \"\": SGLangHiCache requires integration.engine=sglang, spec.autoscaling: Forbidden: x]");
+    expect(l.aggregateText()).toBe(
+      '[spec.integration.engine: Invalid value: "": SGLangHiCache requires integration.engine=sglang, spec.autoscaling: Forbidden: x]',
+    );
   });
   it("object name is %q-quoted; empty name", () => {
     const l = new FieldErrorList();
     l.add(invalidString(p("object"), "x", "must be a CacheBackend object"));
     expect(l.invalidMessage("CacheBackend", "inferencecache.io", "")).toBe(
-      "CacheBackend.inferencecache.io \"\" is invalid: object: Invalid value: \"x\": must be a CacheBackend object");
+      'CacheBackend.inferencecache.io "" is invalid: object: Invalid value: "x": must be a CacheBackend object',
+    );
   });
   it("addMaybe, addAll, one violation per message", () => {
     const l = new FieldErrorList();
     l.addMaybe(null);
     l.addMaybe(required(p("a"), "b"));
     const other = new FieldErrorList();
-    other.addInvalidStringPerMessage(newPath("env").index(0).child("name"), "1BAD", ["m1", "m2"], "invalid env var name: ");
+    other.addInvalidStringPerMessage(
+      newPath("env").index(0).child("name"),
+      "1BAD",
+      ["m1", "m2"],
+      "invalid env var name: ",
+    );
     l.addAll(other);
     expect(l.length).toBe(3);
-    expect(l.items[2].render()).toBe("env[0].name: Invalid value: \"1BAD\": invalid env var name: m2");
+    expect(l.items[2].render()).toBe('env[0].name: Invalid value: "1BAD": invalid env var name: m2');
   });
   it("qualified kind", () => {
     expect(qualifiedKind("Pod", "")).toBe("Pod");
@@ -215,11 +290,13 @@ describe("field paths", () => {
     expect(newPath("spec").toString()).toBe("spec");
     expect(childPath(null, "spec").toString()).toBe("spec");
     expect(childPath(newPath("spec"), "x").toString()).toBe("spec.x");
-    expect(newPath("spec").child("integration").child("engineOverrides").child("args").index(3).toString())
-      .toBe("spec.integration.engineOverrides.args[3]");
+    expect(newPath("spec").child("integration").child("engineOverrides").child("args").index(3).toString()).toBe(
+      "spec.integration.engineOverrides.args[3]",
+    );
     expect(newPath("spec").child("backendConfig").key("model").toString()).toBe("spec.backendConfig[model]");
-    expect(newPath("metadata").child("annotations").key("inferencecache.io/lmcache-kernel-check").toString())
-      .toBe("metadata.annotations[inferencecache.io/lmcache-kernel-check]");
+    expect(newPath("metadata").child("annotations").key("inferencecache.io/lmcache-kernel-check").toString()).toBe(
+      "metadata.annotations[inferencecache.io/lmcache-kernel-check]",
+    );
     expect(newPath("env").index(0).child("name").toString()).toBe("env[0].name");
     expect(newPath("a").index(-1).index(2147483647).key("").toString()).toBe("a[-1][2147483647][]");
   });
@@ -254,7 +331,8 @@ describe("comma-separated name lists", () => {
 describe("FieldErrorList cap", () => {
   it("renders at most MAX_REPORTED_ERRORS distinct errors and counts the rest", () => {
     const list = new FieldErrorList();
-    for (let i = 0; i < 250; i++) list.add(required(newPath("spec").child("items").index(i).child("name"), "must be set"));
+    for (let i = 0; i < 250; i++)
+      list.add(required(newPath("spec").child("items").index(i).child("name"), "must be set"));
     const text = list.aggregateText();
     expect(text.startsWith("[spec.items[0].name: Required value: must be set, ")).toBe(true);
     expect(text.includes("spec.items[99].name: Required value: must be set, and 150 more]")).toBe(true);
@@ -292,11 +370,22 @@ describe("FieldErrorList collection limit", () => {
     expect(list.omitted).toBe(5);
     expect(list.length).toBe(MAX_COLLECTED_ERRORS + 5);
     expect(list.full).toBe(true);
-    expect(list.aggregateText().endsWith("a[99]: Required value: x, and " + (MAX_COLLECTED_ERRORS + 5 - 100).toString() + " more]")).toBe(true);
+    expect(
+      list
+        .aggregateText()
+        .endsWith("a[99]: Required value: x, and " + (MAX_COLLECTED_ERRORS + 5 - 100).toString() + " more]"),
+    ).toBe(true);
   });
   it("bound MAX_COLLECTED_ERRORS from both sides: just below, at, just above, far above", () => {
     for (let k = 0; k < 4; k++) {
-      const n = k == 0 ? MAX_COLLECTED_ERRORS - 1 : k == 1 ? MAX_COLLECTED_ERRORS : k == 2 ? MAX_COLLECTED_ERRORS + 1 : MAX_COLLECTED_ERRORS * 3;
+      const n =
+        k == 0
+          ? MAX_COLLECTED_ERRORS - 1
+          : k == 1
+            ? MAX_COLLECTED_ERRORS
+            : k == 2
+              ? MAX_COLLECTED_ERRORS + 1
+              : MAX_COLLECTED_ERRORS * 3;
       const list = new FieldErrorList();
       for (let i = 0; i < n; i++) list.add(required(index("a", i), "x"));
       expect(list.items.length).toBe(min(n, MAX_COLLECTED_ERRORS));

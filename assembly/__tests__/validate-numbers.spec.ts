@@ -1,4 +1,10 @@
-import { isFiniteGoFloatGreaterThanZero, isFloat64AJSONInteger, isGoInt, parseGoFloat, parseGoInt } from "../validate/index";
+import {
+  isFiniteGoFloatGreaterThanZero,
+  isFloat64AJSONInteger,
+  isGoInt,
+  parseGoFloat,
+  parseGoInt,
+} from "../validate/index";
 
 function acceptedRatio(s: string): void {
   expect(isFiniteGoFloatGreaterThanZero(s)).toBe(true, s);
@@ -19,28 +25,66 @@ function floatSyntaxError(s: string): void {
 }
 
 describe("Go float grammar: accepted ratios", () => {
-  it("2", () => { acceptedRatio("2"); });
-  it("2.0", () => { acceptedRatio("2.0"); });
-  it(".5", () => { acceptedRatio(".5"); });
-  it("5.", () => { acceptedRatio("5."); });
-  it("+2", () => { acceptedRatio("+2"); });
-  it("2e0", () => { acceptedRatio("2e0"); });
-  it("0x1p-2", () => { acceptedRatio("0x1p-2"); });
-  it("1_000", () => { acceptedRatio("1_000"); });
+  it("2", () => {
+    acceptedRatio("2");
+  });
+  it("2.0", () => {
+    acceptedRatio("2.0");
+  });
+  it(".5", () => {
+    acceptedRatio(".5");
+  });
+  it("5.", () => {
+    acceptedRatio("5.");
+  });
+  it("+2", () => {
+    acceptedRatio("+2");
+  });
+  it("2e0", () => {
+    acceptedRatio("2e0");
+  });
+  it("0x1p-2", () => {
+    acceptedRatio("0x1p-2");
+  });
+  it("1_000", () => {
+    acceptedRatio("1_000");
+  });
 });
 
 describe("Go float grammar: rejected ratios", () => {
-  it("Inf", () => { rejectedRatio("Inf"); });
-  it("NaN", () => { rejectedRatio("NaN"); });
-  it("0", () => { rejectedRatio("0"); });
-  it("-1", () => { rejectedRatio("-1"); });
-  it("leading space", () => { rejectedRatio(" 2"); });
-  it("trailing space", () => { rejectedRatio("2 "); });
-  it("1e400 (range)", () => { rejectedRatio("1e400"); });
-  it("1e-400 (underflow to 0)", () => { rejectedRatio("1e-400"); });
-  it("abc", () => { rejectedRatio("abc"); });
-  it("0x1 (hex without exponent)", () => { rejectedRatio("0x1"); });
-  it("empty", () => { rejectedRatio(""); });
+  it("Inf", () => {
+    rejectedRatio("Inf");
+  });
+  it("NaN", () => {
+    rejectedRatio("NaN");
+  });
+  it("0", () => {
+    rejectedRatio("0");
+  });
+  it("-1", () => {
+    rejectedRatio("-1");
+  });
+  it("leading space", () => {
+    rejectedRatio(" 2");
+  });
+  it("trailing space", () => {
+    rejectedRatio("2 ");
+  });
+  it("1e400 (range)", () => {
+    rejectedRatio("1e400");
+  });
+  it("1e-400 (underflow to 0)", () => {
+    rejectedRatio("1e-400");
+  });
+  it("abc", () => {
+    rejectedRatio("abc");
+  });
+  it("0x1 (hex without exponent)", () => {
+    rejectedRatio("0x1");
+  });
+  it("empty", () => {
+    rejectedRatio("");
+  });
 });
 
 describe("Go float grammar: values", () => {
@@ -140,7 +184,20 @@ describe("Go float grammar: underscores", () => {
 
 describe("Go float grammar: inf / infinity / nan", () => {
   it("accepted by the grammar but not finite", () => {
-    const names = ["Inf", "inf", "INF", "+Inf", "-inf", "Infinity", "infinity", "+INFINITY", "-Infinity", "NaN", "nan", "NAN"];
+    const names = [
+      "Inf",
+      "inf",
+      "INF",
+      "+Inf",
+      "-inf",
+      "Infinity",
+      "infinity",
+      "+INFINITY",
+      "-Infinity",
+      "NaN",
+      "nan",
+      "NAN",
+    ];
     for (let i = 0; i < names.length; i++) {
       const r = parseGoFloat(names[i]);
       expect(r.ok).toBe(true, names[i]);

@@ -1,6 +1,12 @@
 import {
-  MOUNT_PATH_ROOT_DETAIL, MOUNT_PATH_SYSTEM_DETAIL, PATH_NOT_CLEAN_DETAIL, PATH_REQUIRED_DETAIL,
-  checkMountPath, checkNfsExportPath, isCleanAbsolutePath, isUnderProcSysDev,
+  MOUNT_PATH_ROOT_DETAIL,
+  MOUNT_PATH_SYSTEM_DETAIL,
+  PATH_NOT_CLEAN_DETAIL,
+  PATH_REQUIRED_DETAIL,
+  checkMountPath,
+  checkNfsExportPath,
+  isCleanAbsolutePath,
+  isUnderProcSysDev,
 } from "../validate/index";
 
 function pathOk(v: string): void {
@@ -23,18 +29,54 @@ function mountInvalid(v: string, detail: string): void {
 }
 
 describe("path vs mountPath", () => {
-  it("/: path ok, mountPath root", () => { pathOk("/"); mountInvalid("/", MOUNT_PATH_ROOT_DETAIL); });
-  it("/hicache", () => { pathOk("/hicache"); mountOk("/hicache"); });
-  it("/mnt/hicache", () => { pathOk("/mnt/hicache"); mountOk("/mnt/hicache"); });
-  it("/hi cache", () => { pathOk("/hi cache"); mountOk("/hi cache"); });
-  it("/dev (V2)", () => { pathOk("/dev"); mountInvalid("/dev", MOUNT_PATH_SYSTEM_DETAIL); });
-  it("/dev/shm (V2)", () => { pathOk("/dev/shm"); mountInvalid("/dev/shm", MOUNT_PATH_SYSTEM_DETAIL); });
-  it("/proc/x (V2)", () => { pathOk("/proc/x"); mountInvalid("/proc/x", MOUNT_PATH_SYSTEM_DETAIL); });
-  it("/sys/fs (V2)", () => { pathOk("/sys/fs"); mountInvalid("/sys/fs", MOUNT_PATH_SYSTEM_DETAIL); });
-  it("/proc and /sys (V2)", () => { mountInvalid("/proc", MOUNT_PATH_SYSTEM_DETAIL); mountInvalid("/sys", MOUNT_PATH_SYSTEM_DETAIL); });
-  it("/devices", () => { pathOk("/devices"); mountOk("/devices"); });
-  it("/system", () => { pathOk("/system"); mountOk("/system"); });
-  it("/mnt/dev is not under /dev", () => { mountOk("/mnt/dev"); mountOk("/processes"); });
+  it("/: path ok, mountPath root", () => {
+    pathOk("/");
+    mountInvalid("/", MOUNT_PATH_ROOT_DETAIL);
+  });
+  it("/hicache", () => {
+    pathOk("/hicache");
+    mountOk("/hicache");
+  });
+  it("/mnt/hicache", () => {
+    pathOk("/mnt/hicache");
+    mountOk("/mnt/hicache");
+  });
+  it("/hi cache", () => {
+    pathOk("/hi cache");
+    mountOk("/hi cache");
+  });
+  it("/dev (V2)", () => {
+    pathOk("/dev");
+    mountInvalid("/dev", MOUNT_PATH_SYSTEM_DETAIL);
+  });
+  it("/dev/shm (V2)", () => {
+    pathOk("/dev/shm");
+    mountInvalid("/dev/shm", MOUNT_PATH_SYSTEM_DETAIL);
+  });
+  it("/proc/x (V2)", () => {
+    pathOk("/proc/x");
+    mountInvalid("/proc/x", MOUNT_PATH_SYSTEM_DETAIL);
+  });
+  it("/sys/fs (V2)", () => {
+    pathOk("/sys/fs");
+    mountInvalid("/sys/fs", MOUNT_PATH_SYSTEM_DETAIL);
+  });
+  it("/proc and /sys (V2)", () => {
+    mountInvalid("/proc", MOUNT_PATH_SYSTEM_DETAIL);
+    mountInvalid("/sys", MOUNT_PATH_SYSTEM_DETAIL);
+  });
+  it("/devices", () => {
+    pathOk("/devices");
+    mountOk("/devices");
+  });
+  it("/system", () => {
+    pathOk("/system");
+    mountOk("/system");
+  });
+  it("/mnt/dev is not under /dev", () => {
+    mountOk("/mnt/dev");
+    mountOk("/processes");
+  });
   it("not clean: both reject", () => {
     const bad = ["/hicache/", "//hicache", "/a//b", "/a/./b", "/a/../b", "/a/..", "/..", "/.", "//", "/a/.", "/./a"];
     for (let i = 0; i < bad.length; i++) {

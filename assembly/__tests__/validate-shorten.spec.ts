@@ -1,8 +1,20 @@
 // The shared shortening rule (issue 20): echoed values past 1 KiB of their rendered form, and
 // lists past 100 problems or 60 KiB. Every bound is checked just below, at and just above.
 import {
-  goQuote, goQuoteShort, goQuotedLength, joinBounded, shortenRendered, MAX_ECHOED_BYTES, MAX_LISTED_BYTES,
-  FieldErrorList, invalidString, notSupportedString, invalidRaw, utf8Length, newPath, Path,
+  goQuote,
+  goQuoteShort,
+  goQuotedLength,
+  joinBounded,
+  shortenRendered,
+  MAX_ECHOED_BYTES,
+  MAX_LISTED_BYTES,
+  FieldErrorList,
+  invalidString,
+  notSupportedString,
+  invalidRaw,
+  utf8Length,
+  newPath,
+  Path,
 } from "../validate/index";
 
 /** A dotted test path as a value: `p("spec.x")` is `newPath("spec").child("x")`. */
@@ -43,26 +55,31 @@ describe("goQuoteShort", () => {
     expect(goQuoteShort(repeat("\x01", 255))).toBe(goQuote(repeat("\x01", 255)));
   });
   it("keeps the first 1,024 bytes of the quoted form past it", () => {
-    expect(goQuoteShort(repeat("a", 1023))).toBe("\"" + repeat("a", 1023) + "... (1 more bytes)");
+    expect(goQuoteShort(repeat("a", 1023))).toBe('"' + repeat("a", 1023) + "... (1 more bytes)");
     // 512 backslashes quote to 1,026 bytes
-    expect(goQuoteShort(repeat("\\", 512))).toBe("\"" + repeat("\\\\", 511) + "\\... (2 more bytes)");
+    expect(goQuoteShort(repeat("\\", 512))).toBe('"' + repeat("\\\\", 511) + "\\... (2 more bytes)");
     // 256 U+0001 quote to 1,026 bytes (\x01 each)
-    expect(goQuoteShort(repeat("\x01", 256))).toBe("\"" + repeat("\\x01", 255) + "\\x0... (2 more bytes)");
+    expect(goQuoteShort(repeat("\x01", 256))).toBe('"' + repeat("\\x01", 255) + "\\x0... (2 more bytes)");
   });
   it("counts the whole quoted length of a long value", () => {
     const s = repeat("\x01", 200000);
     expect(goQuotedLength(s)).toBe(800002);
     expect(goQuoteShort(s).endsWith("... (798978 more bytes)")).toBe(true);
-    expect(goQuotedLength("a\"😀\ud800\u2028é")).toBe(utf8Length(goQuote("a\"😀\ud800\u2028é")));
+    expect(goQuotedLength('a"😀\ud800\u2028é')).toBe(utf8Length(goQuote('a"😀\ud800\u2028é')));
   });
 });
 
 describe("field errors echo at most 1 KiB of a value", () => {
   it("Invalid and NotSupported string values", () => {
-    expect(invalidString(p("f"), repeat("a", 1022), "d").render()).toBe("f: Invalid value: \"" + repeat("a", 1022) + "\": d");
-    expect(invalidString(p("f"), repeat("a", 1023), "d").render()).toBe("f: Invalid value: \"" + repeat("a", 1023) + "... (1 more bytes): d");
+    expect(invalidString(p("f"), repeat("a", 1022), "d").render()).toBe(
+      'f: Invalid value: "' + repeat("a", 1022) + '": d',
+    );
+    expect(invalidString(p("f"), repeat("a", 1023), "d").render()).toBe(
+      'f: Invalid value: "' + repeat("a", 1023) + "... (1 more bytes): d",
+    );
     expect(notSupportedString(p("f"), repeat("a", 1023), ["x"]).render()).toBe(
-      "f: Unsupported value: \"" + repeat("a", 1023) + "... (1 more bytes): supported values: \"x\"");
+      'f: Unsupported value: "' + repeat("a", 1023) + '... (1 more bytes): supported values: "x"',
+    );
   });
   it("rendered values (compact JSON) keep their whole text for the UPDATE comparison", () => {
     const e = invalidRaw(p("f"), "[" + repeat("1,", 600) + "1]", "must be an object");
@@ -80,8 +97,8 @@ function errorsWithValues(count: i32, valueLength: i32): FieldErrorList {
 
 describe("aggregate message: at most 100 violations and 60 KiB", () => {
   it("100 short violations are all listed, 101 end with `and 1 more`", () => {
-    expect(errorsWithValues(100, 1).aggregateText().endsWith("f99: Invalid value: \"v\": d]")).toBe(true);
-    expect(errorsWithValues(101, 1).aggregateText().endsWith("f99: Invalid value: \"v\": d, and 1 more]")).toBe(true);
+    expect(errorsWithValues(100, 1).aggregateText().endsWith('f99: Invalid value: "v": d]')).toBe(true);
+    expect(errorsWithValues(101, 1).aggregateText().endsWith('f99: Invalid value: "v": d, and 1 more]')).toBe(true);
   });
   it("long values: the list stops before 60 KiB and counts the rest", () => {
     const text = errorsWithValues(100, 5000).aggregateText();

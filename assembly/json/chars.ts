@@ -6,38 +6,38 @@
 // @ts-ignore: decorator
 @inline export const CHAR_TAB: u32 = 0x09;
 // @ts-ignore: decorator
-@inline export const CHAR_LF: u32 = 0x0A;
+@inline export const CHAR_LF: u32 = 0x0a;
 // @ts-ignore: decorator
-@inline export const CHAR_FORM_FEED: u32 = 0x0C;
+@inline export const CHAR_FORM_FEED: u32 = 0x0c;
 // @ts-ignore: decorator
-@inline export const CHAR_CR: u32 = 0x0D;
+@inline export const CHAR_CR: u32 = 0x0d;
 /** the space, and the first code that is not a control character */
 // @ts-ignore: decorator
 @inline export const CHAR_SPACE: u32 = 0x20;
 // @ts-ignore: decorator
 @inline export const CHAR_QUOTE: u32 = 0x22;
 // @ts-ignore: decorator
-@inline export const CHAR_PLUS: u32 = 0x2B;
+@inline export const CHAR_PLUS: u32 = 0x2b;
 // @ts-ignore: decorator
-@inline export const CHAR_COMMA: u32 = 0x2C;
+@inline export const CHAR_COMMA: u32 = 0x2c;
 // @ts-ignore: decorator
-@inline export const CHAR_MINUS: u32 = 0x2D;
+@inline export const CHAR_MINUS: u32 = 0x2d;
 // @ts-ignore: decorator
-@inline export const CHAR_DOT: u32 = 0x2E;
+@inline export const CHAR_DOT: u32 = 0x2e;
 // @ts-ignore: decorator
-@inline export const CHAR_SLASH: u32 = 0x2F;
+@inline export const CHAR_SLASH: u32 = 0x2f;
 // @ts-ignore: decorator
 @inline export const CHAR_0: u32 = 0x30;
 // @ts-ignore: decorator
 @inline export const CHAR_1: u32 = 0x31;
 // @ts-ignore: decorator
-@inline export const CHAR_COLON: u32 = 0x3A;
+@inline export const CHAR_COLON: u32 = 0x3a;
 // @ts-ignore: decorator
-@inline export const CHAR_OPEN_BRACKET: u32 = 0x5B;
+@inline export const CHAR_OPEN_BRACKET: u32 = 0x5b;
 // @ts-ignore: decorator
-@inline export const CHAR_BACKSLASH: u32 = 0x5C;
+@inline export const CHAR_BACKSLASH: u32 = 0x5c;
 // @ts-ignore: decorator
-@inline export const CHAR_CLOSE_BRACKET: u32 = 0x5D;
+@inline export const CHAR_CLOSE_BRACKET: u32 = 0x5d;
 // @ts-ignore: decorator
 @inline export const CHAR_LOWER_A: u32 = 0x61;
 // @ts-ignore: decorator
@@ -47,7 +47,7 @@
 // @ts-ignore: decorator
 @inline export const CHAR_LOWER_F: u32 = 0x66;
 // @ts-ignore: decorator
-@inline export const CHAR_LOWER_N: u32 = 0x6E;
+@inline export const CHAR_LOWER_N: u32 = 0x6e;
 // @ts-ignore: decorator
 @inline export const CHAR_LOWER_R: u32 = 0x72;
 // @ts-ignore: decorator
@@ -55,9 +55,9 @@
 // @ts-ignore: decorator
 @inline export const CHAR_LOWER_U: u32 = 0x75;
 // @ts-ignore: decorator
-@inline export const CHAR_OPEN_BRACE: u32 = 0x7B;
+@inline export const CHAR_OPEN_BRACE: u32 = 0x7b;
 // @ts-ignore: decorator
-@inline export const CHAR_CLOSE_BRACE: u32 = 0x7D;
+@inline export const CHAR_CLOSE_BRACE: u32 = 0x7d;
 /** the first code that is not ASCII */
 // @ts-ignore: decorator
 @inline export const CHAR_NON_ASCII: u32 = 0x80;

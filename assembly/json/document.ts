@@ -3,15 +3,34 @@
 import { CHAR_LOWER_F, CHAR_LOWER_N, CHAR_LOWER_T, CHAR_OPEN_BRACE, CHAR_OPEN_BRACKET, CHAR_QUOTE } from "./chars";
 import { Validator } from "./grammar";
 import { keyBytesFor, rawKeyEquals } from "./keys";
-import { KEY_GAP_WIDE, ValueTable, keyEndOf, keyEndOffset, keyGap, keyLength, keyStartOf, recordSlot, slotKeyWord, slotNext, slotStart, KEY_ESCAPED } from "./table";
+import {
+  KEY_GAP_WIDE,
+  ValueTable,
+  keyEndOf,
+  keyEndOffset,
+  keyGap,
+  keyLength,
+  keyStartOf,
+  recordSlot,
+  slotKeyWord,
+  slotNext,
+  slotStart,
+  KEY_ESCAPED,
+} from "./table";
 import { JsonKind } from "./types";
 import { JsonValue } from "./value";
 import { uninitializedBuffer } from "../util/memory";
 
 /** The result of parsing: `value` is non-null iff `ok`; `error` names the problem and byte offset. */
 export class ParseResult {
-  constructor(public value: JsonValue | null, public error: string, public offset: i32) {}
-  get ok(): bool { return this.value !== null; }
+  constructor(
+    public value: JsonValue | null,
+    public error: string,
+    public offset: i32,
+  ) {}
+  get ok(): bool {
+    return this.value !== null;
+  }
 }
 
 /** Strict RFC 8259 parse of UTF-8 bytes; iterative, depth-limited (default 1,000).
@@ -86,7 +105,10 @@ export class JsonDoc {
   nodes: StaticArray<JsonValue | null> | null = null;
   /** the answer of the last member probe on a container of this document (created on first use) */
   private lastProbe: MemberProbe | null = null;
-  constructor(public table: ValueTable, public bytes: Uint8Array) {}
+  constructor(
+    public table: ValueTable,
+    public bytes: Uint8Array,
+  ) {}
 
   /** this document's probe answer, to be filled by a member probe */
   probe(): MemberProbe {
@@ -122,7 +144,14 @@ export class JsonDoc {
     const end = table.end(i);
     // cannot happen for a child index of a validated document; yields a null node instead of a trap
     if (start < 0 || end < start || end > bytes.length) return JsonValue.nul();
-    const v = JsonValue._span(kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start)), bytes, this, i, start, end);
+    const v = JsonValue._span(
+      kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start)),
+      bytes,
+      this,
+      i,
+      start,
+      end,
+    );
     v._parent = parent;
     if (parent._kind == JsonKind.Object) {
       const ke = table.keyEnd(i);
@@ -131,7 +160,7 @@ export class JsonDoc {
       v._keyEnd = keyEndOffset(ke);
       v._keyEscaped = (ke & KEY_ESCAPED) != 0;
     }
-    if (<u32>i < <u32>nodes.length) unchecked(nodes[i] = v);
+    if (<u32>i < <u32>nodes.length) unchecked((nodes[i] = v));
     return v;
   }
 
@@ -161,7 +190,8 @@ export class JsonDoc {
     const data = changetype<usize>(table.data);
     const base = bytes.dataStart;
     // the key's first byte, compared inline before the full comparison (-1: the empty key)
-    const first: i32 = len == 0 ? -1 : wanted !== null ? <i32>unchecked(wanted[0]) : <i32>load<u16>(changetype<usize>(key));
+    const first: i32 =
+      len == 0 ? -1 : wanted !== null ? <i32>unchecked(wanted[0]) : <i32>load<u16>(changetype<usize>(key));
     let found = -1;
     let i = vi + 1;
     while (i < limit) {
@@ -170,12 +200,18 @@ export class JsonDoc {
       const start = slotStart(slot);
       if (w < 0) {
         // an escaped key (KEY_ESCAPED is the sign bit) is decoded to compare
-        if (rawKeyEquals(bytes, keyStartOf(table, i, w, start), keyEndOf(table, i, w, start), true, key, wanted)) found = i;
+        if (rawKeyEquals(bytes, keyStartOf(table, i, w, start), keyEndOf(table, i, w, start), true, key, wanted))
+          found = i;
       } else if (keyLength(w) == len || keyGap(w) == KEY_GAP_WIDE) {
         // an unescaped raw key of another length or first byte cannot match: most members end here
         const ks = keyStartOf(table, i, w, start);
         const ke = keyEndOf(table, i, w, start);
-        if (ke - ks == len && (first < 0 || <i32>load<u8>(base + <usize>ks) == first) && rawKeyEquals(bytes, ks, ke, false, key, wanted)) found = i;
+        if (
+          ke - ks == len &&
+          (first < 0 || <i32>load<u8>(base + <usize>ks) == first) &&
+          rawKeyEquals(bytes, ks, ke, false, key, wanted)
+        )
+          found = i;
       }
       const next = slotNext(slot);
       if (next <= i) break;

@@ -19,7 +19,8 @@ export function jsonEquals(a: JsonValue, b: JsonValue): bool {
     if (x === y || sameCleanText(x, y)) continue;
     if (x._kind != y._kind) return false;
     switch (x._kind) {
-      case JsonKind.Null: break;
+      case JsonKind.Null:
+        break;
       case JsonKind.Bool:
         if (x.asBool().value != y.asBool().value) return false;
         break;
@@ -41,7 +42,8 @@ export function jsonEquals(a: JsonValue, b: JsonValue): bool {
 
 /** identical clean source text is semantically equal without looking inside */
 function sameCleanText(x: JsonValue, y: JsonValue): bool {
-  const xb = x._bytes, yb = y._bytes;
+  const xb = x._bytes,
+    yb = y._bytes;
   if (x.dirty || y.dirty || xb === null || yb === null) return false;
   const n = x._end - x._start;
   if (n != y._end - y._start) return false;
@@ -49,7 +51,8 @@ function sameCleanText(x: JsonValue, y: JsonValue): bool {
 }
 
 function numbersEqual(x: JsonValue, y: JsonValue): bool {
-  const xb = x._bytes, yb = y._bytes;
+  const xb = x._bytes,
+    yb = y._bytes;
   if (xb === null || yb === null) return xb === yb;
   return decimalsEqual(readDecimal(xb.dataStart, x._start, x._end), readDecimal(yb.dataStart, y._start, y._end));
 }
@@ -63,7 +66,8 @@ function stringText(v: JsonValue): string {
 }
 
 function pushArrayPairs(x: JsonValue, y: JsonValue, left: Array<JsonValue>, right: Array<JsonValue>): bool {
-  const xs = x._children(), ys = y._children();
+  const xs = x._children(),
+    ys = y._children();
   if (xs.length != ys.length) return false;
   for (let i = 0; i < xs.length; i++) {
     left.push(unchecked(xs[i]));
@@ -84,7 +88,8 @@ function effectiveMembers(v: JsonValue): Map<string, JsonValue> {
 }
 
 function pushObjectPairs(x: JsonValue, y: JsonValue, left: Array<JsonValue>, right: Array<JsonValue>): bool {
-  const mx = effectiveMembers(x), my = effectiveMembers(y);
+  const mx = effectiveMembers(x),
+    my = effectiveMembers(y);
   if (mx.size != my.size) return false;
   const keys = mx.keys();
   for (let i = 0; i < keys.length; i++) {

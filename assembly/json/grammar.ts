@@ -2,7 +2,38 @@
 // value's span, raw key and next sibling in the parse table (table.ts), and the string decoding
 // used afterwards on validated text.
 // All functions take a base pointer and explicit bounds and never read outside [base, base+n).
-import { ASCII_CASE_BIT, CHAR_0, CHAR_1, CHAR_BACKSLASH, CHAR_BACKSPACE, CHAR_CLOSE_BRACE, CHAR_CLOSE_BRACKET, CHAR_COLON, CHAR_COMMA, CHAR_CR, CHAR_DOT, CHAR_FORM_FEED, CHAR_LF, CHAR_LOWER_A, CHAR_LOWER_B, CHAR_LOWER_E, CHAR_LOWER_F, CHAR_LOWER_N, CHAR_LOWER_R, CHAR_LOWER_T, CHAR_LOWER_U, CHAR_MINUS, CHAR_NON_ASCII, CHAR_OPEN_BRACE, CHAR_OPEN_BRACKET, CHAR_PLUS, CHAR_QUOTE, CHAR_SLASH, CHAR_SPACE, CHAR_TAB } from "./chars";
+import {
+  ASCII_CASE_BIT,
+  CHAR_0,
+  CHAR_1,
+  CHAR_BACKSLASH,
+  CHAR_BACKSPACE,
+  CHAR_CLOSE_BRACE,
+  CHAR_CLOSE_BRACKET,
+  CHAR_COLON,
+  CHAR_COMMA,
+  CHAR_CR,
+  CHAR_DOT,
+  CHAR_FORM_FEED,
+  CHAR_LF,
+  CHAR_LOWER_A,
+  CHAR_LOWER_B,
+  CHAR_LOWER_E,
+  CHAR_LOWER_F,
+  CHAR_LOWER_N,
+  CHAR_LOWER_R,
+  CHAR_LOWER_T,
+  CHAR_LOWER_U,
+  CHAR_MINUS,
+  CHAR_NON_ASCII,
+  CHAR_OPEN_BRACE,
+  CHAR_OPEN_BRACKET,
+  CHAR_PLUS,
+  CHAR_QUOTE,
+  CHAR_SLASH,
+  CHAR_SPACE,
+  CHAR_TAB,
+} from "./chars";
 import { i32ToDecimal } from "../util/decimal";
 import { uninitializedI32s } from "../util/memory";
 import { ValueTable } from "./table";
@@ -56,7 +87,10 @@ const E_SEPARATOR = "expected ',' or a closing bracket";
   return c == CHAR_SPACE || c == CHAR_LF || c == CHAR_CR || c == CHAR_TAB;
 }
 
-@inline export function isDigit(c: u32): bool { return c - CHAR_0 < 10; }
+
+@inline export function isDigit(c: u32): bool {
+  return c - CHAR_0 < 10;
+}
 
 /** The first offset at or after p that is not whitespace (or end). Inlined, with the common case
  *  of compact JSON (no whitespace here at all) decided by one comparison. */
@@ -90,7 +124,7 @@ export function scanNumber(base: usize, p: i32, n: i32): i32 {
     while (p < n && isDigit(<u32>load<u8>(base + <usize>p))) p++;
     if (p == digits) return -1;
   }
-  if (p < n && (<u32>load<u8>(base + <usize>p) | ASCII_CASE_BIT) == CHAR_LOWER_E) {
+  if (p < n && ((<u32>load<u8>(base + <usize>p)) | ASCII_CASE_BIT) == CHAR_LOWER_E) {
     p++;
     if (p < n) {
       c = <u32>load<u8>(base + <usize>p);
@@ -102,6 +136,7 @@ export function scanNumber(base: usize, p: i32, n: i32): i32 {
   }
   return p;
 }
+
 
 @inline function hexValue(c: u32): i32 {
   if (c - CHAR_0 < 10) return <i32>(c - CHAR_0);
@@ -166,7 +201,11 @@ export class Validator {
    *  collecting runtime keeps it alive while run() uses its raw address. */
   private stack: StaticArray<i32>;
 
-  constructor(public base: usize, public n: i32, public maxDepth: i32) {
+  constructor(
+    public base: usize,
+    public n: i32,
+    public maxDepth: i32,
+  ) {
     // The stack first: the table, allocated last, then grows and is trimmed in place. The stack
     // is sized for common nesting and doubled on demand: one sized for the depth limit (4 KB at
     // the default) would cost a page per parse on a fresh instance.
@@ -177,12 +216,14 @@ export class Validator {
   /** doubles the container stack (the first `depth` entries are kept); returns its address */
   private growStack(depth: i32): usize {
     const next = uninitializedI32s(this.stack.length << 1);
-    memory.copy(changetype<usize>(next), changetype<usize>(this.stack), <usize>depth << 2);
+    memory.copy(changetype<usize>(next), changetype<usize>(this.stack), (<usize>depth) << 2);
     this.stack = next;
     return changetype<usize>(next);
   }
 
-  get message(): string { return this.problem + " at byte " + i32ToDecimal(this.offset); }
+  get message(): string {
+    return this.problem + " at byte " + i32ToDecimal(this.offset);
+  }
 
   private fail(problem: string, at: i32): bool {
     this.problem = problem;
@@ -201,7 +242,8 @@ export class Validator {
     let inObject = false;
     let expectValue = true;
     let cur = 0; // table index of the innermost open container (read only while depth > 0)
-    let ks = 0, ke = 0; // raw key of the next value (0, 0 outside objects)
+    let ks = 0,
+      ke = 0; // raw key of the next value (0, 0 outside objects)
     let pos = skipWs(base, 0, n);
     if (pos >= n) return this.fail(E_EMPTY, pos);
     this.rootStart = pos;
@@ -226,7 +268,7 @@ export class Validator {
           }
           inObject = c == CHAR_OPEN_BRACE;
           cur = vi;
-          store<i32>(stack + (<usize>depth << 2), (cur << 1) | <i32>inObject);
+          store<i32>(stack + ((<usize>depth) << 2), (cur << 1) | (<i32>inObject));
           depth++;
           pos = skipWs(base, pos + 1, n);
           ks = ke = 0;
@@ -241,11 +283,11 @@ export class Validator {
           }
           continue;
         } else if (c == CHAR_LOWER_T || c == CHAR_LOWER_N) {
-          const word: u32 = c == 0x74 ? 0x65757274 : 0x6C6C756E; // "true" / "null"
+          const word: u32 = c == 0x74 ? 0x65757274 : 0x6c6c756e; // "true" / "null"
           if (pos + 4 > n || load<u32>(base + <usize>pos) != word) return this.fail(E_LITERAL, pos);
           pos += 4;
         } else if (c == CHAR_LOWER_F) {
-          if (pos + 5 > n || load<u32>(base + <usize>pos + 1) != 0x65736C61) return this.fail(E_LITERAL, pos); // "alse"
+          if (pos + 5 > n || load<u32>(base + <usize>pos + 1) != 0x65736c61) return this.fail(E_LITERAL, pos); // "alse"
           pos += 5;
         } else if (c == CHAR_MINUS || isDigit(c)) {
           const e = scanNumber(base, pos, n);
@@ -283,7 +325,7 @@ export class Validator {
       table.close(cur, pos + 1);
       pos++;
       if (depth > 0) {
-        const top = load<i32>(stack + (<usize>(depth - 1) << 2));
+        const top = load<i32>(stack + ((<usize>(depth - 1)) << 2));
         inObject = (top & 1) != 0;
         cur = top >> 1;
       }
@@ -301,7 +343,10 @@ export class Validator {
   private keyAndColon(pos: i32): i32 {
     const base = this.base;
     const n = this.n;
-    if (pos >= n || load<u8>(base + <usize>pos) != CHAR_QUOTE) { this.fail(pos >= n ? E_EOF : E_KEY, pos); return -1; }
+    if (pos >= n || load<u8>(base + <usize>pos) != CHAR_QUOTE) {
+      this.fail(pos >= n ? E_EOF : E_KEY, pos);
+      return -1;
+    }
     this.keyStart = pos + 1;
     const e = plainRunEnd(base, pos + 1, n);
     if (e < n && load<u8>(base + <usize>e) == CHAR_QUOTE) {
@@ -311,10 +356,13 @@ export class Validator {
       this.sawEscape = false;
       pos = this.scanString(pos);
       if (pos < 0) return -1;
-      this.keyEnd = (pos - 1) | (<i32>this.sawEscape << 31);
+      this.keyEnd = (pos - 1) | ((<i32>this.sawEscape) << 31);
     }
     pos = skipWs(base, pos, n);
-    if (pos >= n || load<u8>(base + <usize>pos) != CHAR_COLON) { this.fail(pos >= n ? E_EOF : E_COLON, pos); return -1; }
+    if (pos >= n || load<u8>(base + <usize>pos) != CHAR_COLON) {
+      this.fail(pos >= n ? E_EOF : E_COLON, pos);
+      return -1;
+    }
     return skipWs(base, pos + 1, n);
   }
 
@@ -325,7 +373,10 @@ export class Validator {
     let p = open + 1;
     while (true) {
       p = plainRunEnd(base, p, n);
-      if (p >= n) { this.fail(E_STRING_EOF, open); return -1; }
+      if (p >= n) {
+        this.fail(E_STRING_EOF, open);
+        return -1;
+      }
       const c = <u32>load<u8>(base + <usize>p);
       if (c == CHAR_QUOTE) return p + 1;
       if (c == CHAR_BACKSLASH) {
@@ -338,7 +389,10 @@ export class Validator {
         p++;
       } else {
         const e = utf8SequenceEnd(base, p, n);
-        if (e < 0) { this.fail(E_UTF8, p); return -1; }
+        if (e < 0) {
+          this.fail(E_UTF8, p);
+          return -1;
+        }
         p = e;
       }
     }
@@ -346,18 +400,32 @@ export class Validator {
 
   private escape(p: i32): i32 {
     const base = this.base;
-    if (p + 1 >= this.n) { this.fail(E_STRING_EOF, p); return -1; }
+    if (p + 1 >= this.n) {
+      this.fail(E_STRING_EOF, p);
+      return -1;
+    }
     const d = <u32>load<u8>(base + <usize>p + 1);
     this.sawEscape = true;
-    if (d == CHAR_QUOTE || d == CHAR_BACKSLASH || d == CHAR_SLASH || d == CHAR_LOWER_B || d == CHAR_LOWER_F || d == CHAR_LOWER_N || d == CHAR_LOWER_R || d == CHAR_LOWER_T) return p + 2;
+    if (
+      d == CHAR_QUOTE ||
+      d == CHAR_BACKSLASH ||
+      d == CHAR_SLASH ||
+      d == CHAR_LOWER_B ||
+      d == CHAR_LOWER_F ||
+      d == CHAR_LOWER_N ||
+      d == CHAR_LOWER_R ||
+      d == CHAR_LOWER_T
+    )
+      return p + 2;
     if (d == CHAR_LOWER_U && p + 6 <= this.n && hex4(base, p + 2) >= 0) return p + 6;
     this.fail(E_ESCAPE, p);
     return -1;
   }
 }
 
+
 @inline function isCont(base: usize, p: i32): bool {
-  return (<u32>load<u8>(base + <usize>p) & 0xC0) == 0x80;
+  return ((<u32>load<u8>(base + <usize>p)) & 0xc0) == 0x80;
 }
 
 /**
@@ -366,25 +434,25 @@ export class Validator {
  */
 export function utf8SequenceEnd(base: usize, p: i32, n: i32): i32 {
   const c = <u32>load<u8>(base + <usize>p);
-  if (c < 0xC2) return -1;
-  if (c < 0xE0) {
+  if (c < 0xc2) return -1;
+  if (c < 0xe0) {
     if (p + 2 > n || !isCont(base, p + 1)) return -1;
     return p + 2;
   }
-  if (c < 0xF0) {
+  if (c < 0xf0) {
     if (p + 3 > n) return -1;
     const c1 = <u32>load<u8>(base + <usize>p + 1);
-    if (c == 0xE0 && c1 < 0xA0) return -1;         // overlong
-    if (c == 0xED && c1 >= 0xA0) return -1;        // UTF-16 surrogate
-    if ((c1 & 0xC0) != 0x80 || !isCont(base, p + 2)) return -1;
+    if (c == 0xe0 && c1 < 0xa0) return -1; // overlong
+    if (c == 0xed && c1 >= 0xa0) return -1; // UTF-16 surrogate
+    if ((c1 & 0xc0) != 0x80 || !isCont(base, p + 2)) return -1;
     return p + 3;
   }
-  if (c < 0xF5) {
+  if (c < 0xf5) {
     if (p + 4 > n) return -1;
     const c1 = <u32>load<u8>(base + <usize>p + 1);
-    if (c == 0xF0 && c1 < 0x90) return -1;         // overlong
-    if (c == 0xF4 && c1 >= 0x90) return -1;        // above U+10FFFF
-    if ((c1 & 0xC0) != 0x80 || !isCont(base, p + 2) || !isCont(base, p + 3)) return -1;
+    if (c == 0xf0 && c1 < 0x90) return -1; // overlong
+    if (c == 0xf4 && c1 >= 0x90) return -1; // above U+10FFFF
+    if ((c1 & 0xc0) != 0x80 || !isCont(base, p + 2) || !isCont(base, p + 3)) return -1;
     return p + 4;
   }
   return -1;
@@ -429,7 +497,7 @@ export function decodeStringBody(base: usize, s: i32, e: i32, strict: bool): str
   if (!containsBackslash(base, s, e)) return String.UTF8.decodeUnsafe(base + <usize>s, <usize>(e - s));
   const units = decodeUnits(base, s, e, strict, 0);
   if (units < 0) return null;
-  const out = changetype<string>(__new(<usize>units << 1, idof<string>()));
+  const out = changetype<string>(__new((<usize>units) << 1, idof<string>()));
   decodeUnits(base, s, e, strict, changetype<usize>(out));
   return out;
 }
@@ -451,13 +519,18 @@ function decodeUnits(base: usize, s: i32, e: i32, strict: bool, out: usize): i32
       else if (d == CHAR_LOWER_R) unit = CHAR_CR;
       else if (d == CHAR_LOWER_T) unit = CHAR_TAB;
       else if (d == CHAR_LOWER_U && p + 4 <= e) {
-        unit = <u32>hex4(base, p) & 0xFFFF;
+        unit = (<u32>hex4(base, p)) & 0xffff;
         p += 4;
-        if (unit >= 0xD800 && unit < 0xE000) {
-          const low = unit < 0xDC00 && p + 6 <= e && load<u8>(base + <usize>p) == CHAR_BACKSLASH && load<u8>(base + <usize>p + 1) == CHAR_LOWER_U
-            ? <u32>hex4(base, p + 2) : 0;
-          if (low >= 0xDC00 && low < 0xE000) {
-            if (out != 0) store<u16>(out + (<usize>u << 1), <u16>unit);
+        if (unit >= 0xd800 && unit < 0xe000) {
+          const low =
+            unit < 0xdc00 &&
+            p + 6 <= e &&
+            load<u8>(base + <usize>p) == CHAR_BACKSLASH &&
+            load<u8>(base + <usize>p + 1) == CHAR_LOWER_U
+              ? <u32>hex4(base, p + 2)
+              : 0;
+          if (low >= 0xdc00 && low < 0xe000) {
+            if (out != 0) store<u16>(out + ((<usize>u) << 1), <u16>unit);
             u++;
             unit = low;
             p += 6;
@@ -468,23 +541,29 @@ function decodeUnits(base: usize, s: i32, e: i32, strict: bool, out: usize): i32
       } else unit = d;
     } else if (c < CHAR_NON_ASCII) {
       p++;
-    } else if (c < 0xE0 && p + 2 <= e) {
-      unit = ((c & 0x1F) << 6) | (<u32>load<u8>(base + <usize>p + 1) & 0x3F);
+    } else if (c < 0xe0 && p + 2 <= e) {
+      unit = ((c & 0x1f) << 6) | ((<u32>load<u8>(base + <usize>p + 1)) & 0x3f);
       p += 2;
-    } else if (c < 0xF0 && p + 3 <= e) {
-      unit = ((c & 0x0F) << 12) | ((<u32>load<u8>(base + <usize>p + 1) & 0x3F) << 6) | (<u32>load<u8>(base + <usize>p + 2) & 0x3F);
+    } else if (c < 0xf0 && p + 3 <= e) {
+      unit =
+        ((c & 0x0f) << 12) |
+        (((<u32>load<u8>(base + <usize>p + 1)) & 0x3f) << 6) |
+        ((<u32>load<u8>(base + <usize>p + 2)) & 0x3f);
       p += 3;
     } else if (p + 4 <= e) {
-      const cp = ((c & 0x07) << 18) | ((<u32>load<u8>(base + <usize>p + 1) & 0x3F) << 12)
-        | ((<u32>load<u8>(base + <usize>p + 2) & 0x3F) << 6) | (<u32>load<u8>(base + <usize>p + 3) & 0x3F);
+      const cp =
+        ((c & 0x07) << 18) |
+        (((<u32>load<u8>(base + <usize>p + 1)) & 0x3f) << 12) |
+        (((<u32>load<u8>(base + <usize>p + 2)) & 0x3f) << 6) |
+        ((<u32>load<u8>(base + <usize>p + 3)) & 0x3f);
       p += 4;
-      if (out != 0) store<u16>(out + (<usize>u << 1), <u16>(0xD800 + ((cp - 0x10000) >> 10)));
+      if (out != 0) store<u16>(out + ((<usize>u) << 1), <u16>(0xd800 + ((cp - 0x10000) >> 10)));
       u++;
-      unit = 0xDC00 + ((cp - 0x10000) & 0x3FF);
+      unit = 0xdc00 + ((cp - 0x10000) & 0x3ff);
     } else {
       break; // truncated (cannot happen on validated text)
     }
-    if (out != 0) store<u16>(out + (<usize>u << 1), <u16>unit);
+    if (out != 0) store<u16>(out + ((<usize>u) << 1), <u16>unit);
     u++;
   }
   return u;

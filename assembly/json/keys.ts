@@ -12,13 +12,20 @@ export function utf8Bytes(text: string): Uint8Array {
 export function keyBytesFor(key: string): Uint8Array | null {
   const k = changetype<usize>(key);
   const n = key.length;
-  for (let i = 0; i < n; i++) if (<u32>load<u16>(k + (<usize>i << 1)) >= CHAR_NON_ASCII) return utf8Bytes(key);
+  for (let i = 0; i < n; i++) if (<u32>load<u16>(k + ((<usize>i) << 1)) >= CHAR_NON_ASCII) return utf8Bytes(key);
   return null;
 }
 
 /** compares the raw key [ks, ke) of `bytes` (escaped: contains a backslash) with `key` (whose UTF-8
  *  is `wanted`; null when `key` is ASCII, which is then compared unit by unit without encoding) */
-export function rawKeyEquals(bytes: Uint8Array, ks: i32, ke: i32, escaped: bool, key: string, wanted: Uint8Array | null): bool {
+export function rawKeyEquals(
+  bytes: Uint8Array,
+  ks: i32,
+  ke: i32,
+  escaped: bool,
+  key: string,
+  wanted: Uint8Array | null,
+): bool {
   if (escaped) {
     const s = decodeStringBody(bytes.dataStart, ks, ke, false);
     return s !== null && s == key;
@@ -42,7 +49,7 @@ export function rawTextEquals(raw: usize, n: i32, text: string): bool {
   if (n != text.length) return false;
   const k = changetype<usize>(text);
   for (let i = 0; i < n; i++) {
-    if (<u32>load<u8>(raw + <usize>i) != <u32>load<u16>(k + (<usize>i << 1))) return false;
+    if (<u32>load<u8>(raw + <usize>i) != <u32>load<u16>(k + ((<usize>i) << 1))) return false;
   }
   return true;
 }

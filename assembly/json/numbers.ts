@@ -13,7 +13,10 @@ export class IntText {
 export function readIntText(base: usize, s: i32, e: i32): IntText {
   const r = new IntText();
   let p = s;
-  if (p < e && load<u8>(base + <usize>p) == CHAR_MINUS) { r.negative = true; p++; }
+  if (p < e && load<u8>(base + <usize>p) == CHAR_MINUS) {
+    r.negative = true;
+    p++;
+  }
   if (p >= e) return r;
   let acc: u64 = 0;
   for (; p < e; p++) {
@@ -45,17 +48,26 @@ export function readDecimal(base: usize, s: i32, e: i32): Decimal {
   d.digits = new Uint8Array(max(e - s, 0));
   const out = d.digits.dataStart;
   let p = s;
-  if (p < e && load<u8>(base + <usize>p) == CHAR_MINUS) { d.negative = true; p++; }
+  if (p < e && load<u8>(base + <usize>p) == CHAR_MINUS) {
+    d.negative = true;
+    p++;
+  }
   let count = 0;
   let intDigits: i64 = 0;
   let seenPoint = false;
   for (; p < e; p++) {
     const c = <u32>load<u8>(base + <usize>p);
-    if (c == CHAR_DOT) { seenPoint = true; continue; }
+    if (c == CHAR_DOT) {
+      seenPoint = true;
+      continue;
+    }
     if (c - CHAR_0 >= 10) break;
     if (!seenPoint) intDigits++;
     // a leading zero only shifts the point: 0.0M × 10^k == 0.M × 10^(k-1)
-    if (count == 0 && c == CHAR_0) { intDigits--; continue; }
+    if (count == 0 && c == CHAR_0) {
+      intDigits--;
+      continue;
+    }
     store<u8>(out + <usize>count, <u8>c);
     count++;
   }
@@ -65,7 +77,10 @@ export function readDecimal(base: usize, s: i32, e: i32): Decimal {
     let negExp = false;
     if (p < e) {
       const c = load<u8>(base + <usize>p);
-      if (c == CHAR_MINUS) { negExp = true; p++; } else if (c == CHAR_PLUS) p++;
+      if (c == CHAR_MINUS) {
+        negExp = true;
+        p++;
+      } else if (c == CHAR_PLUS) p++;
     }
     for (; p < e; p++) {
       const v = <i64>(<u32>load<u8>(base + <usize>p) - CHAR_0);

@@ -1,13 +1,28 @@
 // Growable output buffer. Everything the DOM serializes goes through here as bytes, so a response
 // never takes a UTF-16 detour.
 
-import { CHAR_BACKSLASH, CHAR_BACKSPACE, CHAR_CR, CHAR_FORM_FEED, CHAR_LF, CHAR_LOWER_B, CHAR_LOWER_F, CHAR_LOWER_N, CHAR_LOWER_R, CHAR_LOWER_T, CHAR_LOWER_U, CHAR_NON_ASCII, CHAR_QUOTE, CHAR_SPACE, CHAR_TAB } from "./chars";
+import {
+  CHAR_BACKSLASH,
+  CHAR_BACKSPACE,
+  CHAR_CR,
+  CHAR_FORM_FEED,
+  CHAR_LF,
+  CHAR_LOWER_B,
+  CHAR_LOWER_F,
+  CHAR_LOWER_N,
+  CHAR_LOWER_R,
+  CHAR_LOWER_T,
+  CHAR_LOWER_U,
+  CHAR_NON_ASCII,
+  CHAR_QUOTE,
+  CHAR_SPACE,
+  CHAR_TAB,
+} from "./chars";
 import { uninitializedBuffer } from "../util/memory";
 
 // @ts-ignore: decorator
 @lazy
 const HEX: string = "0123456789abcdef";
-
 
 /** Growable byte buffer for output; `bytes()` goes straight to `__guest_response`. */
 export class ByteSink {
@@ -19,7 +34,9 @@ export class ByteSink {
     this.buf = uninitializedBuffer(max(initialCapacity, 16));
   }
 
-  get length(): i32 { return this.len; }
+  get length(): i32 {
+    return this.len;
+  }
 
   /** makes room for `extra` more bytes (doubling, so appends stay amortised O(1)) */
   @inline private reserve(extra: i32): void {
@@ -63,16 +80,19 @@ export class ByteSink {
     this.reserve(n * 3);
     const src = changetype<usize>(text);
     for (let i = 0; i < n; i++) {
-      const c = <u32>load<u16>(src + (<usize>i << 1));
+      const c = <u32>load<u16>(src + ((<usize>i) << 1));
       if (c < CHAR_NON_ASCII) {
         // reserved above: stored without a capacity check
         store<u8>(changetype<usize>(this.buf) + <usize>this.len, <u8>c);
         this.len++;
         continue;
       }
-      if (c >= 0xD800 && c < 0xE000) {
+      if (c >= 0xd800 && c < 0xe000) {
         const pair = this.pairAt(text, i, c);
-        if (pair != 0) { this.putCodePoint(pair); i++; } else this.putCodePoint(0xFFFD);
+        if (pair != 0) {
+          this.putCodePoint(pair);
+          i++;
+        } else this.putCodePoint(0xfffd);
         continue;
       }
       this.putCodePoint(c);
@@ -86,7 +106,7 @@ export class ByteSink {
     this.putByte(CHAR_QUOTE);
     const src = changetype<usize>(text);
     for (let i = 0; i < n; i++) {
-      const c = <u32>load<u16>(src + (<usize>i << 1));
+      const c = <u32>load<u16>(src + ((<usize>i) << 1));
       if (c < CHAR_NON_ASCII) {
         // plain printable ASCII (the common case) is stored without a capacity check
         if (c >= CHAR_SPACE && c != CHAR_QUOTE && c != CHAR_BACKSLASH) {
@@ -97,9 +117,12 @@ export class ByteSink {
         }
         continue;
       }
-      if (c >= 0xD800 && c < 0xE000) {
+      if (c >= 0xd800 && c < 0xe000) {
         const pair = this.pairAt(text, i, c);
-        if (pair != 0) { this.putCodePoint(pair); i++; } else this.putUnicodeEscape(c);
+        if (pair != 0) {
+          this.putCodePoint(pair);
+          i++;
+        } else this.putUnicodeEscape(c);
         continue;
       }
       this.putCodePoint(c);
@@ -108,24 +131,32 @@ export class ByteSink {
   }
 
   /** forgets the written bytes (the storage is kept for reuse) */
-  reset(): void { this.len = 0; }
+  reset(): void {
+    this.len = 0;
+  }
 
   /** the address of the written bytes (valid until the next write) */
-  get dataStart(): usize { return changetype<usize>(this.buf); }
+  get dataStart(): usize {
+    return changetype<usize>(this.buf);
+  }
 
   /** a view of the written bytes */
-  bytes(): Uint8Array { return Uint8Array.wrap(this.buf, 0, this.len); }
+  bytes(): Uint8Array {
+    return Uint8Array.wrap(this.buf, 0, this.len);
+  }
 
-  toString(): string { return String.UTF8.decodeUnsafe(changetype<usize>(this.buf), <usize>this.len); }
+  toString(): string {
+    return String.UTF8.decodeUnsafe(changetype<usize>(this.buf), <usize>this.len);
+  }
 
   // ---- helpers: all reserve before writing ----
 
   /** the code point of a valid surrogate pair starting at `i` (c is text[i]), else 0 */
   private pairAt(text: string, i: i32, c: u32): u32 {
-    if (c >= 0xDC00 || i + 1 >= text.length) return 0;
+    if (c >= 0xdc00 || i + 1 >= text.length) return 0;
     const d = <u32>text.charCodeAt(i + 1);
-    if (d < 0xDC00 || d >= 0xE000) return 0;
-    return 0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00);
+    if (d < 0xdc00 || d >= 0xe000) return 0;
+    return 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
   }
 
   private putByte(b: u32): void {
@@ -135,18 +166,21 @@ export class ByteSink {
   }
 
   private putCodePoint(cp: u32): void {
-    if (cp < CHAR_NON_ASCII) { this.putByte(cp); return; }
-    if (cp < 0x800) {
-      this.putByte(0xC0 | (cp >> 6));
-    } else if (cp < 0x10000) {
-      this.putByte(0xE0 | (cp >> 12));
-      this.putByte(0x80 | ((cp >> 6) & 0x3F));
-    } else {
-      this.putByte(0xF0 | (cp >> 18));
-      this.putByte(0x80 | ((cp >> 12) & 0x3F));
-      this.putByte(0x80 | ((cp >> 6) & 0x3F));
+    if (cp < CHAR_NON_ASCII) {
+      this.putByte(cp);
+      return;
     }
-    this.putByte(0x80 | (cp & 0x3F));
+    if (cp < 0x800) {
+      this.putByte(0xc0 | (cp >> 6));
+    } else if (cp < 0x10000) {
+      this.putByte(0xe0 | (cp >> 12));
+      this.putByte(0x80 | ((cp >> 6) & 0x3f));
+    } else {
+      this.putByte(0xf0 | (cp >> 18));
+      this.putByte(0x80 | ((cp >> 12) & 0x3f));
+      this.putByte(0x80 | ((cp >> 6) & 0x3f));
+    }
+    this.putByte(0x80 | (cp & 0x3f));
   }
 
   private putEscapedAscii(c: u32): void {
@@ -161,7 +195,11 @@ export class ByteSink {
     else if (c == CHAR_LF) short = CHAR_LOWER_N;
     else if (c == CHAR_CR) short = CHAR_LOWER_R;
     else if (c == CHAR_TAB) short = CHAR_LOWER_T;
-    if (short != 0) { this.putByte(CHAR_BACKSLASH); this.putByte(short); return; }
+    if (short != 0) {
+      this.putByte(CHAR_BACKSLASH);
+      this.putByte(short);
+      return;
+    }
     this.putUnicodeEscape(c);
   }
 
@@ -170,7 +208,7 @@ export class ByteSink {
     this.putByte(CHAR_BACKSLASH);
     this.putByte(CHAR_LOWER_U);
     for (let shift = 12; shift >= 0; shift -= 4) {
-      this.putByte(<u32>HEX.charCodeAt((c >> shift) & 0xF));
+      this.putByte(<u32>HEX.charCodeAt((c >> shift) & 0xf));
     }
   }
 }

@@ -20,8 +20,8 @@ export const RECORD_SHIFT: usize = 4;
 
 /** key word: bits 0-19 the raw key's length; bits 20-30 the gap, all ones = in the side list;
  *  bit 31 the key contains a backslash */
-export const KEY_LENGTH_MASK: i32 = 0xFFFFF;
-export const KEY_GAP_WIDE: i32 = 0x7FF;
+export const KEY_LENGTH_MASK: i32 = 0xfffff;
+export const KEY_GAP_WIDE: i32 = 0x7ff;
 // @ts-ignore: decorator
 @inline const KEY_GAP_SHIFT: u32 = 20;
 /** bit 31 of a key word, and of a key end handed to `add` or returned by `keyEnd` */
@@ -30,26 +30,40 @@ export const KEY_GAP_WIDE: i32 = 0x7FF;
 
 /** the address of record i in the table data at `data` (no range check: i < count) */
 // @ts-ignore: decorator
-@inline export function recordSlot(data: usize, i: i32): usize { return data + (<usize>i << RECORD_SHIFT); }
+@inline export function recordSlot(data: usize, i: i32): usize {
+  return data + ((<usize>i) << RECORD_SHIFT);
+}
 /** the start of the value whose record is at `slot` */
 // @ts-ignore: decorator
-@inline export function slotStart(slot: usize): i32 { return load<i32>(slot, AT_START); }
+@inline export function slotStart(slot: usize): i32 {
+  return load<i32>(slot, AT_START);
+}
 /** the first value after the subtree of the value whose record is at `slot` */
 // @ts-ignore: decorator
-@inline export function slotNext(slot: usize): i32 { return load<i32>(slot, AT_NEXT); }
+@inline export function slotNext(slot: usize): i32 {
+  return load<i32>(slot, AT_NEXT);
+}
 /** the key word of the record at `slot` */
 // @ts-ignore: decorator
-@inline export function slotKeyWord(slot: usize): i32 { return load<i32>(slot, AT_KEY); }
+@inline export function slotKeyWord(slot: usize): i32 {
+  return load<i32>(slot, AT_KEY);
+}
 
 /** the gap field of key word `w` (KEY_GAP_WIDE: the span is in the side list) */
 // @ts-ignore: decorator
-@inline export function keyGap(w: i32): i32 { return (w >>> KEY_GAP_SHIFT) & KEY_GAP_WIDE; }
+@inline export function keyGap(w: i32): i32 {
+  return (w >>> KEY_GAP_SHIFT) & KEY_GAP_WIDE;
+}
 /** the raw key length of key word `w` (meaningful unless its gap is KEY_GAP_WIDE) */
 // @ts-ignore: decorator
-@inline export function keyLength(w: i32): i32 { return w & KEY_LENGTH_MASK; }
+@inline export function keyLength(w: i32): i32 {
+  return w & KEY_LENGTH_MASK;
+}
 /** a key end from `keyEnd` without its escaped bit */
 // @ts-ignore: decorator
-@inline export function keyEndOffset(ke: i32): i32 { return ke & ~KEY_ESCAPED; }
+@inline export function keyEndOffset(ke: i32): i32 {
+  return ke & ~KEY_ESCAPED;
+}
 
 /**
  * One record per value of a validated document, in document (pre-)order: four i32 per value,
@@ -76,7 +90,9 @@ export class ValueTable {
   }
 
   /** the address of record i (no range check) */
-  @inline slot(i: i32): usize { return recordSlot(changetype<usize>(this.data), i); }
+  @inline slot(i: i32): usize {
+    return recordSlot(changetype<usize>(this.data), i);
+  }
 
   /** a new value starting at `start` (its end and next are set when it ends); returns its index.
    *  `keyEnd` carries KEY_ESCAPED; (0, 0) for a value without a key. */
@@ -115,13 +131,14 @@ export class ValueTable {
   // place for the last allocation (the validator allocates nothing else while it fills the table):
   // no copy, and no unused capacity left between the table and what is allocated after it.
   private grow(): void {
-    this.data = changetype<StaticArray<i32>>(__renew(changetype<usize>(this.data), <usize>this.data.length << 3));
+    this.data = changetype<StaticArray<i32>>(__renew(changetype<usize>(this.data), (<usize>this.data.length) << 3));
   }
 
   /** gives back the capacity past the last record */
   trim(): void {
-    const used = <usize>max(this.count, 1) << RECORD_SHIFT;
-    if (used < <usize>this.data.length << 2) this.data = changetype<StaticArray<i32>>(__renew(changetype<usize>(this.data), used));
+    const used = (<usize>max(this.count, 1)) << RECORD_SHIFT;
+    if (used < (<usize>this.data.length) << 2)
+      this.data = changetype<StaticArray<i32>>(__renew(changetype<usize>(this.data), used));
   }
 
   private addWide(i: i32, keyStart: i32, keyEnd: i32): void {
@@ -150,7 +167,7 @@ export class ValueTable {
       const mid = (lo + hi) >>> 1;
       const at = changetype<usize>(wide) + <usize>mid * 12;
       const vi = load<i32>(at);
-      if (vi == i) return load<i32>(at + (<usize>which << 2));
+      if (vi == i) return load<i32>(at + ((<usize>which) << 2));
       if (vi < i) lo = mid + 1;
       else hi = mid - 1;
     }

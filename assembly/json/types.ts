@@ -1,7 +1,14 @@
 // Result and kind types shared by the DOM, the readers and the policies that use them.
 
 /** JSON value kinds. */
-export enum JsonKind { Null = 0, Bool = 1, Number = 2, String = 3, Array = 4, Object = 5 }
+export enum JsonKind {
+  Null = 0,
+  Bool = 1,
+  Number = 2,
+  String = 3,
+  Array = 4,
+  Object = 5,
+}
 
 /** How an optional field or a typed read turned out. */
 export enum ReadState {
@@ -17,9 +24,19 @@ export enum ReadState {
 
 /** A typed read: `state` says what happened; `value` is meaningful only when `state == Ok`. */
 export class Read<T> {
-  constructor(public state: ReadState, public value: T, public error: string = "") {}
-  get ok(): bool { return this.state == ReadState.Ok; }
+  constructor(
+    public state: ReadState,
+    public value: T,
+    public error: string = "",
+  ) {}
+  get ok(): bool {
+    return this.state == ReadState.Ok;
+  }
   /** absent or null: the usual "not set" for Kubernetes optional fields */
-  get missing(): bool { return this.state == ReadState.Absent || this.state == ReadState.Null; }
-  get invalid(): bool { return this.state == ReadState.Invalid; }
+  get missing(): bool {
+    return this.state == ReadState.Absent || this.state == ReadState.Null;
+  }
+  get invalid(): bool {
+    return this.state == ReadState.Invalid;
+  }
 }

@@ -72,7 +72,11 @@ export class JsonValue {
   }
 
   /** what a clean node re-emits: its span, or the whole input for a parsed root */
-  @inline get _outerStart(): i32 { return this._wholeInput ? 0 : this._start; }
+  @inline get _outerStart(): i32 {
+    return this._wholeInput ? 0 : this._start;
+  }
+
+
   @inline get _outerEnd(): i32 {
     const bytes = this._bytes;
     return this._wholeInput && bytes !== null ? bytes.length : this._end;
@@ -88,11 +92,19 @@ export class JsonValue {
   static str(text: string): JsonValue {
     return scalarOf(JsonKind.String, jsonStringBytes(text));
   }
-  static bool(value: bool): JsonValue { return scalarOf(JsonKind.Bool, utf8Bytes(value ? "true" : "false")); }
-  static nul(): JsonValue { return scalarOf(JsonKind.Null, utf8Bytes("null")); }
-  static int(value: i64): JsonValue { return scalarOf(JsonKind.Number, utf8Bytes(i64ToDecimal(value))); }
+  static bool(value: bool): JsonValue {
+    return scalarOf(JsonKind.Bool, utf8Bytes(value ? "true" : "false"));
+  }
+  static nul(): JsonValue {
+    return scalarOf(JsonKind.Null, utf8Bytes("null"));
+  }
+  static int(value: i64): JsonValue {
+    return scalarOf(JsonKind.Number, utf8Bytes(i64ToDecimal(value)));
+  }
   /** a number from an unsigned integer, as minimal decimal text */
-  static uint(value: u64): JsonValue { return scalarOf(JsonKind.Number, utf8Bytes(u64ToDecimal(value))); }
+  static uint(value: u64): JsonValue {
+    return scalarOf(JsonKind.Number, utf8Bytes(u64ToDecimal(value)));
+  }
   /** a number from a finite f64 (shortest round-trip text); null for NaN and ±Infinity */
   static float(value: f64): JsonValue | null {
     if (!isFinite(value)) return null;
@@ -104,10 +116,16 @@ export class JsonValue {
     if (scanNumber(bytes.dataStart, 0, bytes.length) != bytes.length) return null;
     return scalarOf(JsonKind.Number, bytes);
   }
-  static object(): JsonValue { return JsonValue.emptyContainer(JsonKind.Object); }
-  static array(): JsonValue { return JsonValue.emptyContainer(JsonKind.Array); }
+  static object(): JsonValue {
+    return JsonValue.emptyContainer(JsonKind.Object);
+  }
+  static array(): JsonValue {
+    return JsonValue.emptyContainer(JsonKind.Array);
+  }
   /** parses JSON text for embedding (strict, default depth limit); null when invalid */
-  static parse(bytes: Uint8Array, maxDepth: i32 = 1000): JsonValue | null { return parseJson(bytes, maxDepth).value; }
+  static parse(bytes: Uint8Array, maxDepth: i32 = 1000): JsonValue | null {
+    return parseJson(bytes, maxDepth).value;
+  }
 
   private static emptyContainer(kind: JsonKind): JsonValue {
     const v = new JsonValue();
@@ -118,32 +136,55 @@ export class JsonValue {
   }
 
   // ---- kind ----
-  get kind(): JsonKind { return this._kind; }
-  isNull(): bool { return this._kind == JsonKind.Null; }
-  isBool(): bool { return this._kind == JsonKind.Bool; }
-  isNumber(): bool { return this._kind == JsonKind.Number; }
-  isString(): bool { return this._kind == JsonKind.String; }
-  isArray(): bool { return this._kind == JsonKind.Array; }
-  isObject(): bool { return this._kind == JsonKind.Object; }
+  get kind(): JsonKind {
+    return this._kind;
+  }
+  isNull(): bool {
+    return this._kind == JsonKind.Null;
+  }
+  isBool(): bool {
+    return this._kind == JsonKind.Bool;
+  }
+  isNumber(): bool {
+    return this._kind == JsonKind.Number;
+  }
+  isString(): bool {
+    return this._kind == JsonKind.String;
+  }
+  isArray(): bool {
+    return this._kind == JsonKind.Array;
+  }
+  isObject(): bool {
+    return this._kind == JsonKind.Object;
+  }
   /** "null" | "boolean" | "number" | "string" | "array" | "object", for messages */
   kindName(): string {
     switch (this._kind) {
-      case JsonKind.Bool: return "boolean";
-      case JsonKind.Number: return "number";
-      case JsonKind.String: return "string";
-      case JsonKind.Array: return "array";
-      case JsonKind.Object: return "object";
-      default: return "null";
+      case JsonKind.Bool:
+        return "boolean";
+      case JsonKind.Number:
+        return "number";
+      case JsonKind.String:
+        return "string";
+      case JsonKind.Array:
+        return "array";
+      case JsonKind.Object:
+        return "object";
+      default:
+        return "null";
     }
   }
   /** whether serialization will re-emit this node instead of copying its source text */
-  get dirty(): bool { return this._dirty || this._bytes === null; }
+  get dirty(): bool {
+    return this._dirty || this._bytes === null;
+  }
 
   // ---- typed readers of this value (state Ok or Invalid, never a silent default) ----
   /** full unescape; a lone-surrogate escape is Invalid */
   asString(): Read<string> {
     const bytes = this._bytes;
-    if (this._kind != JsonKind.String || bytes === null) return invalid<string>("", "expected a string, found " + this.kindName());
+    if (this._kind != JsonKind.String || bytes === null)
+      return invalid<string>("", "expected a string, found " + this.kindName());
     const s = decodeStringBody(bytes.dataStart, this._start + 1, this._end - 1, true);
     if (s === null) return invalid<string>("", "string contains a lone surrogate escape");
     return new Read<string>(ReadState.Ok, s);
@@ -157,17 +198,20 @@ export class JsonValue {
   }
   asBool(): Read<bool> {
     const bytes = this._bytes;
-    if (this._kind != JsonKind.Bool || bytes === null) return invalid<bool>(false, "expected a boolean, found " + this.kindName());
+    if (this._kind != JsonKind.Bool || bytes === null)
+      return invalid<bool>(false, "expected a boolean, found " + this.kindName());
     return new Read<bool>(ReadState.Ok, <u32>load<u8>(bytes.dataStart + <usize>this._start) == CHAR_LOWER_T);
   }
   /** integer grammar only (no fraction/exponent), overflow is Invalid */
   asI64(): Read<i64> {
     const bytes = this._bytes;
-    if (this._kind != JsonKind.Number || bytes === null) return invalid<i64>(0, "expected an integer, found " + this.kindName());
+    if (this._kind != JsonKind.Number || bytes === null)
+      return invalid<i64>(0, "expected an integer, found " + this.kindName());
     const r = readIntText(bytes.dataStart, this._start, this._end);
     if (!r.ok) return invalid<i64>(0, "not an integer in range: " + this.numberText());
     if (r.negative) {
-      if (r.magnitude > (<u64>i64.MAX_VALUE) + 1) return invalid<i64>(0, "integer out of i64 range: " + this.numberText());
+      if (r.magnitude > <u64>i64.MAX_VALUE + 1)
+        return invalid<i64>(0, "integer out of i64 range: " + this.numberText());
       return new Read<i64>(ReadState.Ok, <i64>(0 - r.magnitude));
     }
     if (r.magnitude > <u64>i64.MAX_VALUE) return invalid<i64>(0, "integer out of i64 range: " + this.numberText());
@@ -175,14 +219,17 @@ export class JsonValue {
   }
   asU64(): Read<u64> {
     const bytes = this._bytes;
-    if (this._kind != JsonKind.Number || bytes === null) return invalid<u64>(0, "expected an integer, found " + this.kindName());
+    if (this._kind != JsonKind.Number || bytes === null)
+      return invalid<u64>(0, "expected an integer, found " + this.kindName());
     const r = readIntText(bytes.dataStart, this._start, this._end);
-    if (!r.ok || (r.negative && r.magnitude != 0)) return invalid<u64>(0, "not an integer in u64 range: " + this.numberText());
+    if (!r.ok || (r.negative && r.magnitude != 0))
+      return invalid<u64>(0, "not an integer in u64 range: " + this.numberText());
     return new Read<u64>(ReadState.Ok, r.magnitude);
   }
   /** any number; non-finite results are Invalid */
   asF64(): Read<f64> {
-    if (this._kind != JsonKind.Number || this._bytes === null) return invalid<f64>(0, "expected a number, found " + this.kindName());
+    if (this._kind != JsonKind.Number || this._bytes === null)
+      return invalid<f64>(0, "expected a number, found " + this.kindName());
     const v = parseFloat(this.numberText());
     if (!isFinite(v)) return invalid<f64>(0, "number out of f64 range: " + this.numberText());
     return new Read<f64>(ReadState.Ok, v);
@@ -194,7 +241,9 @@ export class JsonValue {
     return String.UTF8.decodeUnsafe(bytes.dataStart + <usize>this._start, <usize>(this._end - this._start));
   }
   /** this value serialized: the exact source bytes when clean, compact re-emission when dirty */
-  rawText(): string { return this.toString(); }
+  rawText(): string {
+    return this.toString();
+  }
 
   // ---- object access (on a non-object: get → null, has → false, set/remove → false) ----
   /** the value of the LAST member with this decoded key, or null */
@@ -230,7 +279,7 @@ export class JsonValue {
       const old = unchecked(items[i]);
       v.takeKeyFrom(old);
       old._parent = null;
-      unchecked(items[i] = v);
+      unchecked((items[i] = v));
     } else {
       v.setKey(key);
       items.push(v);
@@ -247,8 +296,11 @@ export class JsonValue {
     const n = items.length;
     for (let i = 0; i < n; i++) {
       const item = unchecked(items[i]);
-      if (item._keyEquals(key, wanted)) { item._parent = null; continue; }
-      unchecked(items[kept++] = item);
+      if (item._keyEquals(key, wanted)) {
+        item._parent = null;
+        continue;
+      }
+      unchecked((items[kept++] = item));
     }
     if (kept == n) return false;
     items.length = kept;
@@ -262,7 +314,12 @@ export class JsonValue {
     if (this._items === null && doc !== null) {
       const vi = this.recordAt(doc, i);
       if (vi < 0) return "";
-      const s = decodeStringBody(doc.bytes.dataStart, doc.table.keyStart(vi), keyEndOffset(doc.table.keyEnd(vi)), false);
+      const s = decodeStringBody(
+        doc.bytes.dataStart,
+        doc.table.keyStart(vi),
+        keyEndOffset(doc.table.keyEnd(vi)),
+        false,
+      );
       return s !== null ? s : "";
     }
     const items = this._children();
@@ -400,8 +457,8 @@ export class JsonValue {
     if (i < 0 || i > n) return false;
     const v = this.adopt(value);
     items.push(v);
-    for (let j = n; j > i; j--) unchecked(items[j] = unchecked(items[j - 1]));
-    unchecked(items[i] = v);
+    for (let j = n; j > i; j--) unchecked((items[j] = unchecked(items[j - 1])));
+    unchecked((items[i] = v));
     this._markDirty();
     return true;
   }
@@ -411,7 +468,7 @@ export class JsonValue {
     const n = items.length;
     if (i < 0 || i >= n) return false;
     unchecked(items[i])._parent = null;
-    for (let j = i; j < n - 1; j++) unchecked(items[j] = unchecked(items[j + 1]));
+    for (let j = i; j < n - 1; j++) unchecked((items[j] = unchecked(items[j + 1])));
     items.length = n - 1;
     this._markDirty();
     return true;
@@ -422,13 +479,15 @@ export class JsonValue {
     if (i < 0 || i >= items.length) return false;
     const v = this.adopt(value);
     unchecked(items[i])._parent = null;
-    unchecked(items[i] = v);
+    unchecked((items[i] = v));
     this._markDirty();
     return true;
   }
 
   // ---- output ----
-  writeTo(sink: ByteSink): void { writeValue(this, sink); }
+  writeTo(sink: ByteSink): void {
+    writeValue(this, sink);
+  }
   toBytes(): Uint8Array {
     // the source span is a good size hint even when dirty: edits are usually small
     const n = this.sourceLength();
@@ -439,7 +498,10 @@ export class JsonValue {
   toString(): string {
     const bytes = this._bytes;
     if (!this.dirty && bytes !== null) {
-      return String.UTF8.decodeUnsafe(bytes.dataStart + <usize>this._outerStart, <usize>(this._outerEnd - this._outerStart));
+      return String.UTF8.decodeUnsafe(
+        bytes.dataStart + <usize>this._outerStart,
+        <usize>(this._outerEnd - this._outerStart),
+      );
     }
     const sink = new ByteSink();
     writeValue(this, sink);
@@ -447,7 +509,9 @@ export class JsonValue {
   }
 
   // ---- internals ----
-  isContainer(): bool { return this._kind == JsonKind.Array || this._kind == JsonKind.Object; }
+  isContainer(): bool {
+    return this._kind == JsonKind.Array || this._kind == JsonKind.Object;
+  }
 
   /** the direct children, materialised from the value records on first use (reusing the nodes
    *  already handed out) */
@@ -594,7 +658,14 @@ export class JsonValue {
     if (!this.dirty && bytes !== null) {
       // a copy is a new identity: it gets its own node table over the same records
       const doc = this._doc;
-      return JsonValue._span(this._kind, bytes, doc !== null && this.isContainer() ? new JsonDoc(doc.table, bytes) : null, this._vi, this._start, this._end);
+      return JsonValue._span(
+        this._kind,
+        bytes,
+        doc !== null && this.isContainer() ? new JsonDoc(doc.table, bytes) : null,
+        this._vi,
+        this._start,
+        this._end,
+      );
     }
     const text = this.toBytes();
     const parsed = parseJson(text, i32.MAX_VALUE).value;

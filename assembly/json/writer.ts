@@ -1,6 +1,14 @@
 // Serialization of the DOM: clean nodes are one copy of their source text; dirty containers are
 // re-emitted compactly, iteratively (request data never drives recursion).
-import { CHAR_CLOSE_BRACE, CHAR_CLOSE_BRACKET, CHAR_COLON, CHAR_COMMA, CHAR_OPEN_BRACE, CHAR_OPEN_BRACKET, CHAR_QUOTE } from "./chars";
+import {
+  CHAR_CLOSE_BRACE,
+  CHAR_CLOSE_BRACKET,
+  CHAR_COLON,
+  CHAR_COMMA,
+  CHAR_OPEN_BRACE,
+  CHAR_OPEN_BRACKET,
+  CHAR_QUOTE,
+} from "./chars";
 import { JsonDoc } from "./document";
 import { ByteSink } from "./sink";
 import { keyEndOffset } from "./table";
@@ -29,7 +37,7 @@ export function writeValue(root: JsonValue, sink: ByteSink): void {
       closeContainer(node, sink, stack, next);
       continue;
     }
-    unchecked(next[top] = i + 1);
+    unchecked((next[top] = i + 1));
     if (i > 0) sink.writeByte(<u8>CHAR_COMMA);
     const child = unchecked(items[i]);
     if (node._kind == JsonKind.Object) writeKey(child, sink);
@@ -39,7 +47,14 @@ export function writeValue(root: JsonValue, sink: ByteSink): void {
 
 /** one step of a records walk: `next[top]` is 0 before the first member, then the value index of
  *  the next member, or -1 when done */
-function writeRecordStep(node: JsonValue, doc: JsonDoc, sink: ByteSink, stack: Array<JsonValue>, next: Array<i32>, top: i32): void {
+function writeRecordStep(
+  node: JsonValue,
+  doc: JsonDoc,
+  sink: ByteSink,
+  stack: Array<JsonValue>,
+  next: Array<i32>,
+  top: i32,
+): void {
   const table = doc.table;
   const limit = table.next(node._vi);
   let vi = unchecked(next[top]);
@@ -50,7 +65,7 @@ function writeRecordStep(node: JsonValue, doc: JsonDoc, sink: ByteSink, stack: A
     return;
   }
   const after = table.next(vi);
-  unchecked(next[top] = after <= vi ? -1 : after);
+  unchecked((next[top] = after <= vi ? -1 : after));
   if (!first) sink.writeByte(<u8>CHAR_COMMA);
   const bytes = doc.bytes;
   if (node._kind == JsonKind.Object) {

@@ -12,7 +12,7 @@ export function hasFlag(args: string[], flag: string): bool {
   const n = flag.length;
   for (let i = 0; i < args.length; i++) {
     const t = args[i];
-    if (t == flag || (t.length > n && t.charCodeAt(n) == 0x3D && t.startsWith(flag))) return true;
+    if (t == flag || (t.length > n && t.charCodeAt(n) == 0x3d && t.startsWith(flag))) return true;
   }
   return false;
 }
@@ -41,7 +41,9 @@ export class ArgValues {
   values: string[] = [];
   malformed: i32 = 0;
   /** the flag occurs at all (well-formed or not) */
-  get present(): bool { return this.values.length > 0 || this.malformed > 0; }
+  get present(): bool {
+    return this.values.length > 0 || this.malformed > 0;
+  }
 }
 
 /**
@@ -86,7 +88,11 @@ export enum ArgActionKind {
 
 /** What applyArg/applyBareFlag will do to an args list. */
 export class ArgAction {
-  constructor(public kind: ArgActionKind, public index: i32, public tokens: string[]) {}
+  constructor(
+    public kind: ArgActionKind,
+    public index: i32,
+    public tokens: string[],
+  ) {}
 }
 
 /**
@@ -116,7 +122,12 @@ export function planApplyBareFlag(args: string[], flag: string): ArgAction {
 /** The action carried out on a copy of `args`. */
 export function applyArgAction(args: string[], action: ArgAction): string[] {
   const out = args.slice(0);
-  if (action.kind == ArgActionKind.Replace && action.index >= 0 && action.index < out.length && action.tokens.length > 0) {
+  if (
+    action.kind == ArgActionKind.Replace &&
+    action.index >= 0 &&
+    action.index < out.length &&
+    action.tokens.length > 0
+  ) {
     out[action.index] = action.tokens[0];
   } else if (action.kind == ArgActionKind.Append) {
     for (let i = 0; i < action.tokens.length; i++) out.push(action.tokens[i]);

@@ -7,8 +7,13 @@ import { itemName, itemNamed } from "./fields";
 /** `spec.containers` as read: `list` is the live array (null when absent/null), `error` the detail
  *  text when `spec` or the list has the wrong type. */
 export class ContainerList {
-  constructor(public list: JsonValue | null, public error: string) {}
-  get ok(): bool { return this.error.length == 0; }
+  constructor(
+    public list: JsonValue | null,
+    public error: string,
+  ) {}
+  get ok(): bool {
+    return this.error.length == 0;
+  }
   /** number of containers (0 when absent or invalid) */
   get length(): i32 {
     const list = this.list;

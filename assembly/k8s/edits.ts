@@ -189,21 +189,36 @@ export class Edit {
     const node = this.node;
     const nodeText = node !== null ? node.toString() : "null";
     switch (this.kind) {
-      case EditKind.SetSpecField: return "set spec." + this.field + " " + nodeText;
-      case EditKind.AppendArgs: return "append-args " + c + " " + this.tokens.join(" ");
-      case EditKind.ApplyArg: return "apply-arg " + c + " " + this.name + " " + this.value;
-      case EditKind.ApplyBareFlag: return "apply-bare-flag " + c + " " + this.name;
-      case EditKind.EnvSetIfAbsent: return "env-set-if-absent " + c + " " + this.name + "=" + this.value;
-      case EditKind.EnvUpsert: return "env-upsert " + c + " " + this.name + "=" + this.value;
-      case EditKind.EnvPrependPath: return "env-prepend-path " + c + " " + this.name + " " + this.value;
-      case EditKind.AppendToPodList: return "append spec." + this.field + " " + nodeText;
-      case EditKind.AppendToPodListIfAbsent: return "append-if-absent spec." + this.field + " " + nodeText;
-      case EditKind.AppendToContainerList: return "append " + c + "." + this.field + " " + nodeText;
-      case EditKind.AppendToContainerListIfAbsent: return "append-if-absent " + c + "." + this.field + " " + nodeText;
-      case EditKind.MergePullSecrets: return "merge-pull-secrets " + this.tokens.join(",");
-      case EditKind.SetAnnotation: return "set-annotation " + this.name + "=" + this.value;
-      case EditKind.RemoveAnnotation: return "remove-annotation " + this.name + (this.dropEmpty ? " (drop empty map)" : "");
-      default: return "unknown-edit";
+      case EditKind.SetSpecField:
+        return "set spec." + this.field + " " + nodeText;
+      case EditKind.AppendArgs:
+        return "append-args " + c + " " + this.tokens.join(" ");
+      case EditKind.ApplyArg:
+        return "apply-arg " + c + " " + this.name + " " + this.value;
+      case EditKind.ApplyBareFlag:
+        return "apply-bare-flag " + c + " " + this.name;
+      case EditKind.EnvSetIfAbsent:
+        return "env-set-if-absent " + c + " " + this.name + "=" + this.value;
+      case EditKind.EnvUpsert:
+        return "env-upsert " + c + " " + this.name + "=" + this.value;
+      case EditKind.EnvPrependPath:
+        return "env-prepend-path " + c + " " + this.name + " " + this.value;
+      case EditKind.AppendToPodList:
+        return "append spec." + this.field + " " + nodeText;
+      case EditKind.AppendToPodListIfAbsent:
+        return "append-if-absent spec." + this.field + " " + nodeText;
+      case EditKind.AppendToContainerList:
+        return "append " + c + "." + this.field + " " + nodeText;
+      case EditKind.AppendToContainerListIfAbsent:
+        return "append-if-absent " + c + "." + this.field + " " + nodeText;
+      case EditKind.MergePullSecrets:
+        return "merge-pull-secrets " + this.tokens.join(",");
+      case EditKind.SetAnnotation:
+        return "set-annotation " + this.name + "=" + this.value;
+      case EditKind.RemoveAnnotation:
+        return "remove-annotation " + this.name + (this.dropEmpty ? " (drop empty map)" : "");
+      default:
+        return "unknown-edit";
     }
   }
 }
@@ -212,29 +227,63 @@ export class Edit {
 export class Plan {
   edits: Edit[] = [];
 
-  get length(): i32 { return this.edits.length; }
-  get isEmpty(): bool { return this.edits.length == 0; }
+  get length(): i32 {
+    return this.edits.length;
+  }
+  get isEmpty(): bool {
+    return this.edits.length == 0;
+  }
 
   add(edit: Edit): Plan {
     this.edits.push(edit);
     return this;
   }
 
-  setSpecField(field: string, node: JsonValue): Plan { return this.add(Edit.setSpecField(field, node)); }
-  setHostIPC(): Plan { return this.add(Edit.setSpecBool("hostIPC", true)); }
-  appendArgs(container: i32, tokens: string[]): Plan { return this.add(Edit.appendArgs(container, tokens)); }
-  applyArg(container: i32, flag: string, value: string): Plan { return this.add(Edit.applyArg(container, flag, value)); }
-  applyBareFlag(container: i32, flag: string): Plan { return this.add(Edit.applyBareFlag(container, flag)); }
-  envSetIfAbsent(container: i32, name: string, value: string): Plan { return this.add(Edit.envSetIfAbsent(container, name, value)); }
-  envUpsert(container: i32, name: string, value: string): Plan { return this.add(Edit.envUpsert(container, name, value)); }
-  envPrependPath(container: i32, name: string, entry: string): Plan { return this.add(Edit.envPrependPath(container, name, entry)); }
-  appendToPodList(field: string, item: JsonValue): Plan { return this.add(Edit.appendToPodList(field, item)); }
-  appendToPodListIfAbsent(field: string, item: JsonValue): Plan { return this.add(Edit.appendToPodListIfAbsent(field, item)); }
-  appendToContainerList(container: i32, field: string, item: JsonValue): Plan { return this.add(Edit.appendToContainerList(container, field, item)); }
-  appendToContainerListIfAbsent(container: i32, field: string, item: JsonValue): Plan { return this.add(Edit.appendToContainerListIfAbsent(container, field, item)); }
-  mergePullSecrets(names: string[]): Plan { return this.add(Edit.mergePullSecrets(names)); }
-  setAnnotation(key: string, value: string): Plan { return this.add(Edit.setAnnotation(key, value)); }
-  removeAnnotation(key: string, dropEmptyMap: bool = false): Plan { return this.add(Edit.removeAnnotation(key, dropEmptyMap)); }
+  setSpecField(field: string, node: JsonValue): Plan {
+    return this.add(Edit.setSpecField(field, node));
+  }
+  setHostIPC(): Plan {
+    return this.add(Edit.setSpecBool("hostIPC", true));
+  }
+  appendArgs(container: i32, tokens: string[]): Plan {
+    return this.add(Edit.appendArgs(container, tokens));
+  }
+  applyArg(container: i32, flag: string, value: string): Plan {
+    return this.add(Edit.applyArg(container, flag, value));
+  }
+  applyBareFlag(container: i32, flag: string): Plan {
+    return this.add(Edit.applyBareFlag(container, flag));
+  }
+  envSetIfAbsent(container: i32, name: string, value: string): Plan {
+    return this.add(Edit.envSetIfAbsent(container, name, value));
+  }
+  envUpsert(container: i32, name: string, value: string): Plan {
+    return this.add(Edit.envUpsert(container, name, value));
+  }
+  envPrependPath(container: i32, name: string, entry: string): Plan {
+    return this.add(Edit.envPrependPath(container, name, entry));
+  }
+  appendToPodList(field: string, item: JsonValue): Plan {
+    return this.add(Edit.appendToPodList(field, item));
+  }
+  appendToPodListIfAbsent(field: string, item: JsonValue): Plan {
+    return this.add(Edit.appendToPodListIfAbsent(field, item));
+  }
+  appendToContainerList(container: i32, field: string, item: JsonValue): Plan {
+    return this.add(Edit.appendToContainerList(container, field, item));
+  }
+  appendToContainerListIfAbsent(container: i32, field: string, item: JsonValue): Plan {
+    return this.add(Edit.appendToContainerListIfAbsent(container, field, item));
+  }
+  mergePullSecrets(names: string[]): Plan {
+    return this.add(Edit.mergePullSecrets(names));
+  }
+  setAnnotation(key: string, value: string): Plan {
+    return this.add(Edit.setAnnotation(key, value));
+  }
+  removeAnnotation(key: string, dropEmptyMap: bool = false): Plan {
+    return this.add(Edit.removeAnnotation(key, dropEmptyMap));
+  }
 
   /** every edit's describe(), one per line */
   describe(): string {
@@ -247,7 +296,11 @@ export class Plan {
 /** The outcome of applyEdits: `error` names the first edit that cannot be applied (nothing was
  *  changed in that case). */
 export class ApplyResult {
-  constructor(public ok: bool, public error: string, public editIndex: i32) {}
+  constructor(
+    public ok: bool,
+    public error: string,
+    public editIndex: i32,
+  ) {}
 }
 
 /** Applies `edits` in order, all or nothing. */
@@ -296,7 +349,8 @@ function checkSpec(pod: JsonValue): string {
 function checkPodListEdit(pod: JsonValue, edit: Edit): string {
   const specDetail = checkSpec(pod);
   if (specDetail.length > 0) return specDetail;
-  if (edit.kind != EditKind.MergePullSecrets && !nodeFitsList(edit)) return "edit item for spec." + edit.field + " has no string name";
+  if (edit.kind != EditKind.MergePullSecrets && !nodeFitsList(edit))
+    return "edit item for spec." + edit.field + " has no string name";
   const spec = pod.get("spec");
   if (spec === null) return "";
   return checkListField(spec, edit.field, -1);
@@ -321,7 +375,8 @@ function checkContainerEdit(pod: JsonValue, edit: Edit): string {
       return checkEnvWritable(container, edit.name, containerPath(edit.container));
     case EditKind.AppendToContainerList:
     case EditKind.AppendToContainerListIfAbsent:
-      if (!nodeFitsList(edit)) return "edit item for " + containerPath(edit.container) + "." + edit.field + " has no string name";
+      if (!nodeFitsList(edit))
+        return "edit item for " + containerPath(edit.container) + "." + edit.field + " has no string name";
       return checkListField(container, edit.field, edit.container);
     default:
       return "unknown edit";
@@ -357,11 +412,13 @@ function containerForEdit(pod: JsonValue, index: i32): JsonValue | null {
 
 function applyEdit(pod: JsonValue, edit: Edit): bool {
   switch (edit.kind) {
-    case EditKind.SetAnnotation: return setAnnotation(pod, edit.name, edit.value);
+    case EditKind.SetAnnotation:
+      return setAnnotation(pod, edit.name, edit.value);
     case EditKind.RemoveAnnotation:
       removeAnnotation(pod, edit.name, edit.dropEmpty);
       return true;
-    case EditKind.SetSpecField: return setSpecField(pod, edit);
+    case EditKind.SetSpecField:
+      return setSpecField(pod, edit);
     case EditKind.AppendToPodList:
     case EditKind.AppendToPodListIfAbsent:
     case EditKind.MergePullSecrets:
@@ -409,9 +466,12 @@ function applyContainerEdit(pod: JsonValue, edit: Edit): bool {
       const args = ensureArrayMember(container, "args");
       return args !== null && applyBareFlagToArray(args, edit.name);
     }
-    case EditKind.EnvSetIfAbsent: return setEnvIfAbsent(container, edit.name, edit.value);
-    case EditKind.EnvUpsert: return upsertEnv(container, edit.name, edit.value);
-    case EditKind.EnvPrependPath: return prependPathEnv(container, edit.name, edit.value);
+    case EditKind.EnvSetIfAbsent:
+      return setEnvIfAbsent(container, edit.name, edit.value);
+    case EditKind.EnvUpsert:
+      return upsertEnv(container, edit.name, edit.value);
+    case EditKind.EnvPrependPath:
+      return prependPathEnv(container, edit.name, edit.value);
     case EditKind.AppendToContainerList:
     case EditKind.AppendToContainerListIfAbsent: {
       const node = edit.node;

@@ -130,7 +130,13 @@ export function volumeMount(name: string, mountPath: string, readOnly: bool): Js
 
 /** `{"name","image","env"?,"volumeMounts"?,"imagePullPolicy"?}` — no command or args: the image's
  *  entrypoint runs. Empty lists and an empty pull policy are omitted. */
-export function simpleInitContainer(name: string, image: string, env: JsonValue[], mounts: JsonValue[], pullPolicy: string): JsonValue {
+export function simpleInitContainer(
+  name: string,
+  image: string,
+  env: JsonValue[],
+  mounts: JsonValue[],
+  pullPolicy: string,
+): JsonValue {
   const o = nameRef(name);
   o.set("image", JsonValue.str(image));
   if (env.length > 0) o.set("env", arrayOf(env));

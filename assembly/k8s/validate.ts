@@ -56,7 +56,11 @@ export function checkNamedObject(item: JsonValue | null, path: string): string {
   return namedObjectDetail(namedObjectProblem(item), path);
 }
 
-const enum NamedObjectProblem { None = 0, NotObject = 1, NameNotString = 2 }
+const enum NamedObjectProblem {
+  None = 0,
+  NotObject = 1,
+  NameNotString = 2,
+}
 
 function namedObjectProblem(item: JsonValue | null): NamedObjectProblem {
   if (item === null || !item.isObject()) return NamedObjectProblem.NotObject;

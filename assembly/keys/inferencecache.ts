@@ -92,8 +92,13 @@ export const SGLANG_FLAG_LMCACHE_CONFIG_FILE = "--lmcache-config-file";
 /** The 7 HiCache value flags, in the order the injector writes them. */
 export function hicacheValueFlags(): string[] {
   return [
-    HICACHE_FLAG_SIZE, HICACHE_FLAG_RATIO, HICACHE_FLAG_WRITE_POLICY, HICACHE_FLAG_IO_BACKEND,
-    HICACHE_FLAG_MEM_LAYOUT, HICACHE_FLAG_STORAGE_BACKEND, HICACHE_FLAG_STORAGE_PREFETCH_POLICY,
+    HICACHE_FLAG_SIZE,
+    HICACHE_FLAG_RATIO,
+    HICACHE_FLAG_WRITE_POLICY,
+    HICACHE_FLAG_IO_BACKEND,
+    HICACHE_FLAG_MEM_LAYOUT,
+    HICACHE_FLAG_STORAGE_BACKEND,
+    HICACHE_FLAG_STORAGE_PREFETCH_POLICY,
   ];
 }
 
@@ -135,7 +140,8 @@ export enum RuntimeAdapter {
 /** Runtime ID (`vllm` / `sglang`) of an adapter. */
 export function adapterRuntimeId(adapter: RuntimeAdapter): string {
   return adapter == RuntimeAdapter.SglangLmcache || adapter == RuntimeAdapter.SglangHicache
-    ? RUNTIME_ID_SGLANG : RUNTIME_ID_VLLM;
+    ? RUNTIME_ID_SGLANG
+    : RUNTIME_ID_VLLM;
 }
 
 /** Engine container name of an adapter (equal to its runtime ID). */

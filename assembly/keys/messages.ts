@@ -40,8 +40,12 @@ export function skipWarning(policy: string, reason: string, detail: string): str
 
 /** Success warning when the user already passes `--kv-transfer-config` (both LMCache injectors). */
 export function kvTransferConfigPresentWarning(policy: string, container: string): string {
-  return policy + ": kv-transfer-config-present: container \"" + echo(container) +
-    "\" already sets --kv-transfer-config; the engine connection config was not injected";
+  return (
+    policy +
+    ': kv-transfer-config-present: container "' +
+    echo(container) +
+    '" already sets --kv-transfer-config; the engine connection config was not injected'
+  );
 }
 
 /** `validate_settings` detail for a key that is not part of the settings schema. */
@@ -61,13 +65,13 @@ export function detailEngineNotInline(ref: string): string {
   return "engine " + echo(ref) + " is not in settings.engines and lookups are disabled";
 }
 export function detailNoContainerNamed(name: string): string {
-  return "no container named \"" + echo(name) + "\"";
+  return 'no container named "' + echo(name) + '"';
 }
 // @ts-ignore: decorator
 @lazy
 export const DETAIL_POD_HAS_NO_CONTAINERS = "pod has no containers";
 export function detailCommandOverride(container: string): string {
-  return "container \"" + echo(container) + "\" sets command; only args can be extended";
+  return 'container "' + echo(container) + '" sets command; only args can be extended';
 }
 export function detailConnectionConfigMissing(ns: string, engine: string): string {
   return "ConfigMap " + echo(ns) + "/" + echo(engine) + "-connection has no kv-transfer-config.json value";
@@ -76,10 +80,10 @@ export function detailInvalidConnectionConfig(ns: string, engine: string): strin
   return "kv-transfer-config.json of " + echo(ns) + "/" + echo(engine) + "-connection is not a JSON object";
 }
 export function detailInvalidEngineReference(ref: string): string {
-  return "\"" + echo(ref) + "\" is not a valid engine reference";
+  return '"' + echo(ref) + '" is not a valid engine reference';
 }
 export function detailInvalidPullSecret(name: string): string {
-  return "\"" + echo(name) + "\" is not a valid Secret name";
+  return '"' + echo(name) + '" is not a valid Secret name';
 }
 export function detailPayloadImageUnset(kind: string, ns: string, engine: string): string {
   return kind + " " + echo(ns) + "/" + echo(engine) + " has no injection.payloadImage.repository";

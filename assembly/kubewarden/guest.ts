@@ -16,7 +16,7 @@ export const OPERATION_PROTOCOL_VERSION = "protocol_version";
 
 /** The JSON string `"v1"`: 4 bytes including the quotes. */
 export function protocolVersionBytes(): Uint8Array {
-  return Uint8Array.wrap(String.UTF8.encode("\"v1\""));
+  return Uint8Array.wrap(String.UTF8.encode('"v1"'));
 }
 
 /** What one guest call produces: response bytes (ok) or a guest error text. */
@@ -55,4 +55,3 @@ export function handleGuestCall(
   releaseCallMemory();
   return reply.ok ? 1 : 0;
 }
-

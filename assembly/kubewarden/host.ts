@@ -28,16 +28,33 @@ export const OP_LIST_RESOURCES_ALL = "list_resources_all";
 @lazy
 export const OP_LOG = "log";
 
-export enum LookupStatus { Found = 0, NotFound = 1, Denied = 2, Failed = 3 }
+export enum LookupStatus {
+  Found = 0,
+  NotFound = 1,
+  Denied = 2,
+  Failed = 3,
+}
 
 /** The outcome of one lookup: `value` is the parsed object iff `status == Found`; `error` is the
  *  host's text (or why a success was unreadable) otherwise. */
 export class LookupResult {
-  constructor(public status: LookupStatus, public value: JsonValue | null, public error: string) {}
-  get found(): bool { return this.status == LookupStatus.Found; }
-  get notFound(): bool { return this.status == LookupStatus.NotFound; }
-  get denied(): bool { return this.status == LookupStatus.Denied; }
-  get failed(): bool { return this.status == LookupStatus.Failed; }
+  constructor(
+    public status: LookupStatus,
+    public value: JsonValue | null,
+    public error: string,
+  ) {}
+  get found(): bool {
+    return this.status == LookupStatus.Found;
+  }
+  get notFound(): bool {
+    return this.status == LookupStatus.NotFound;
+  }
+  get denied(): bool {
+    return this.status == LookupStatus.Denied;
+  }
+  get failed(): bool {
+    return this.status == LookupStatus.Failed;
+  }
 }
 
 /** The classification: denied, then (get_resource only) not found, else failed. */
@@ -59,7 +76,8 @@ export function classifyHostCall(operation: string, result: HostCallResult): Loo
   if (!result.ok) return new LookupResult(classifyHostError(operation, result.error), null, result.error);
   const parsed = parseJson(result.value);
   const value = parsed.value;
-  if (value === null) return new LookupResult(LookupStatus.Failed, null, "host response is not valid JSON: " + parsed.error);
+  if (value === null)
+    return new LookupResult(LookupStatus.Failed, null, "host response is not valid JSON: " + parsed.error);
   if (!value.isObject()) return new LookupResult(LookupStatus.Failed, null, "host response is not a JSON object");
   return new LookupResult(LookupStatus.Found, value, "");
 }
@@ -67,7 +85,13 @@ export function classifyHostCall(operation: string, result: HostCallResult): Loo
 // ---- payloads (exact key order) ----
 
 /** `{"api_version","kind","name","namespace"(null when ""),"disable_cache"}` */
-export function getResourcePayload(apiVersion: string, kind: string, name: string, namespace: string, disableCache: bool): Uint8Array {
+export function getResourcePayload(
+  apiVersion: string,
+  kind: string,
+  name: string,
+  namespace: string,
+  disableCache: bool,
+): Uint8Array {
   const sink = new ByteSink(256); // room for the worst-case reservations of the writes below: no regrowth
   writeApiVersionKind(sink, apiVersion, kind);
   writeKey(sink, "name");
@@ -81,7 +105,13 @@ export function getResourcePayload(apiVersion: string, kind: string, name: strin
 }
 
 /** `{"api_version","kind","namespace"(null when ""),"label_selector"?,"field_selector"?}` */
-export function listByNamespacePayload(apiVersion: string, kind: string, namespace: string, labelSelector: string, fieldSelector: string): Uint8Array {
+export function listByNamespacePayload(
+  apiVersion: string,
+  kind: string,
+  namespace: string,
+  labelSelector: string,
+  fieldSelector: string,
+): Uint8Array {
   const sink = new ByteSink(128);
   writeApiVersionKind(sink, apiVersion, kind);
   writeKey(sink, "namespace");
@@ -92,7 +122,12 @@ export function listByNamespacePayload(apiVersion: string, kind: string, namespa
 }
 
 /** `{"api_version","kind","label_selector"?,"field_selector"?}` */
-export function listAllPayload(apiVersion: string, kind: string, labelSelector: string, fieldSelector: string): Uint8Array {
+export function listAllPayload(
+  apiVersion: string,
+  kind: string,
+  labelSelector: string,
+  fieldSelector: string,
+): Uint8Array {
   const sink = new ByteSink(128);
   writeApiVersionKind(sink, apiVersion, kind);
   writeSelectors(sink, labelSelector, fieldSelector);
@@ -101,7 +136,7 @@ export function listAllPayload(apiVersion: string, kind: string, labelSelector: 
 }
 
 function writeApiVersionKind(sink: ByteSink, apiVersion: string, kind: string): void {
-  sink.writeUtf8("{\"api_version\":");
+  sink.writeUtf8('{"api_version":');
   sink.writeJsonString(apiVersion);
   writeKey(sink, "kind");
   sink.writeJsonString(kind);
@@ -121,11 +156,11 @@ function writeSelectors(sink: ByteSink, labelSelector: string, fieldSelector: st
 /** `,"<key>":` — keys here are fixed ASCII identifiers. */
 function writeKey(sink: ByteSink, key: string): void {
   // `,"<key>":` written piecewise (no concatenated string)
-  sink.writeByte(0x2C);
+  sink.writeByte(0x2c);
   sink.writeByte(0x22);
   sink.writeUtf8(key);
   sink.writeByte(0x22);
-  sink.writeByte(0x3A);
+  sink.writeByte(0x3a);
 }
 
 function writeStringOrNull(sink: ByteSink, text: string): void {
@@ -150,7 +185,13 @@ export abstract class KubernetesLookups {
   }
 
   /** Selectors "" are omitted. The result is a Kubernetes List object. */
-  listResourcesByNamespace(apiVersion: string, kind: string, namespace: string, labelSelector: string, fieldSelector: string): LookupResult {
+  listResourcesByNamespace(
+    apiVersion: string,
+    kind: string,
+    namespace: string,
+    labelSelector: string,
+    fieldSelector: string,
+  ): LookupResult {
     const payload = listByNamespacePayload(apiVersion, kind, namespace, labelSelector, fieldSelector);
     return classifyHostCall(OP_LIST_RESOURCES_BY_NAMESPACE, this.exchange(OP_LIST_RESOURCES_BY_NAMESPACE, payload));
   }
@@ -170,7 +211,10 @@ export class WapcLookups extends KubernetesLookups {
 
 /** One call a RecordedLookups saw. */
 export class RecordedCall {
-  constructor(public operation: string, public payload: string) {}
+  constructor(
+    public operation: string,
+    public payload: string,
+  ) {}
 }
 
 /** One recorded answer; `expectOperation`/`expectPayload` "" match anything. */
@@ -205,7 +249,9 @@ export class RecordedLookups extends KubernetesLookups {
     return this;
   }
 
-  get remaining(): i32 { return this.answers.length - this.next; }
+  get remaining(): i32 {
+    return this.answers.length - this.next;
+  }
 
   exchange(operation: string, payload: Uint8Array): HostCallResult {
     const payloadText = String.UTF8.decodeUnsafe(payload.dataStart, <usize>payload.length);
@@ -230,22 +276,33 @@ function hostError(text: string): HostCallResult {
 
 // ---- tracing/log ----
 
-export enum LogLevel { Trace = 0, Debug = 1, Info = 2, Warning = 3, Error = 4 }
+export enum LogLevel {
+  Trace = 0,
+  Debug = 1,
+  Info = 2,
+  Warning = 3,
+  Error = 4,
+}
 
 export function logLevelName(level: LogLevel): string {
   switch (level) {
-    case LogLevel.Trace: return "trace";
-    case LogLevel.Debug: return "debug";
-    case LogLevel.Info: return "info";
-    case LogLevel.Warning: return "warning";
-    default: return "error";
+    case LogLevel.Trace:
+      return "trace";
+    case LogLevel.Debug:
+      return "debug";
+    case LogLevel.Info:
+      return "info";
+    case LogLevel.Warning:
+      return "warning";
+    default:
+      return "error";
   }
 }
 
 /** `{"level":"…","message":"…"}` */
 export function logPayload(level: LogLevel, message: string): Uint8Array {
   const sink = new ByteSink(64 + message.length);
-  sink.writeUtf8("{\"level\":");
+  sink.writeUtf8('{"level":');
   sink.writeJsonString(logLevelName(level));
   writeKey(sink, "message");
   sink.writeJsonString(message);

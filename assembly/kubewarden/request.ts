@@ -5,11 +5,19 @@
 import { JsonValue, parseJson } from "../json/index";
 
 export class GroupVersionKind {
-  constructor(public group: string, public version: string, public kind: string) {}
+  constructor(
+    public group: string,
+    public version: string,
+    public kind: string,
+  ) {}
 }
 
 export class GroupVersionResource {
-  constructor(public group: string, public version: string, public resource: string) {}
+  constructor(
+    public group: string,
+    public version: string,
+    public resource: string,
+  ) {}
 }
 
 /** A read-only view of one admission request plus the policy settings. */
@@ -50,8 +58,13 @@ export class ValidationRequest {
 
 /** The outcome of decoding: `request` is non-null iff `error` is "". */
 export class DecodedRequest {
-  constructor(public request: ValidationRequest | null, public error: string) {}
-  get ok(): bool { return this.request !== null; }
+  constructor(
+    public request: ValidationRequest | null,
+    public error: string,
+  ) {}
+  get ok(): bool {
+    return this.request !== null;
+  }
 }
 
 function failed(error: string): DecodedRequest {
@@ -87,12 +100,19 @@ function readRequestView(request: JsonValue, settings: JsonValue): ValidationReq
   view.dryRun = request.memberIsBool("dryRun", true);
   const kind = request.get("kind");
   if (kind !== null) {
-    view.kind = new GroupVersionKind(stringOrEmpty(kind, "group"), stringOrEmpty(kind, "version"), stringOrEmpty(kind, "kind"));
+    view.kind = new GroupVersionKind(
+      stringOrEmpty(kind, "group"),
+      stringOrEmpty(kind, "version"),
+      stringOrEmpty(kind, "kind"),
+    );
   }
   const resource = request.get("resource");
   if (resource !== null) {
     view.resource = new GroupVersionResource(
-      stringOrEmpty(resource, "group"), stringOrEmpty(resource, "version"), stringOrEmpty(resource, "resource"));
+      stringOrEmpty(resource, "group"),
+      stringOrEmpty(resource, "version"),
+      stringOrEmpty(resource, "resource"),
+    );
   }
   view.object = request.getPresent("object");
   view.oldObject = request.getPresent("oldObject");

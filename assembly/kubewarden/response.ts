@@ -10,7 +10,9 @@ export class OrderedStringMap {
   keys: string[] = [];
   values: string[] = [];
 
-  get size(): i32 { return this.keys.length; }
+  get size(): i32 {
+    return this.keys.length;
+  }
 
   set(key: string, value: string): void {
     const i = this.keys.indexOf(key);
@@ -28,7 +30,9 @@ export class OrderedStringMap {
     return i >= 0 ? this.values[i] : "";
   }
 
-  has(key: string): bool { return this.keys.indexOf(key) >= 0; }
+  has(key: string): bool {
+    return this.keys.indexOf(key) >= 0;
+  }
 }
 
 /** A `validate` response being built; `toBytes()` gives the wire form. */
@@ -74,27 +78,27 @@ export class ValidationResponse {
   /** Key order follows the contract's listing: accepted, message, code, mutated_object,
    *  audit_annotations, warnings. */
   writeTo(sink: ByteSink): void {
-    sink.writeUtf8(this.accepted ? "{\"accepted\":true" : "{\"accepted\":false");
+    sink.writeUtf8(this.accepted ? '{"accepted":true' : '{"accepted":false');
     const message = this.message;
     if (message !== null) {
-      sink.writeUtf8(",\"message\":");
+      sink.writeUtf8(',"message":');
       sink.writeJsonString(message);
     }
     if (this.code >= 0) {
-      sink.writeUtf8(",\"code\":");
+      sink.writeUtf8(',"code":');
       sink.writeUtf8(i32ToDecimal(this.code));
     }
     const object = this.mutatedObject;
     if (object !== null) {
-      sink.writeUtf8(",\"mutated_object\":");
+      sink.writeUtf8(',"mutated_object":');
       object.writeTo(sink);
     }
     if (this.auditAnnotations.size > 0) {
-      sink.writeUtf8(",\"audit_annotations\":");
+      sink.writeUtf8(',"audit_annotations":');
       writeStringMap(sink, this.auditAnnotations);
     }
     if (this.warnings.length > 0) {
-      sink.writeUtf8(",\"warnings\":");
+      sink.writeUtf8(',"warnings":');
       writeStringList(sink, this.warnings);
     }
     sink.writeByte(0x7d); // }
@@ -138,14 +142,14 @@ export function mutate(object: JsonValue): ValidationResponse {
 /** `{"valid":true}` */
 export function settingsValid(): Uint8Array {
   const sink = new ByteSink(16);
-  sink.writeUtf8("{\"valid\":true}");
+  sink.writeUtf8('{"valid":true}');
   return sink.bytes();
 }
 
 /** `{"valid":false,"message":"…"}` */
 export function settingsInvalid(message: string): Uint8Array {
   const sink = new ByteSink(64 + message.length);
-  sink.writeUtf8("{\"valid\":false,\"message\":");
+  sink.writeUtf8('{"valid":false,"message":');
   sink.writeJsonString(message);
   sink.writeByte(0x7d);
   return sink.bytes();

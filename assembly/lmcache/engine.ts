@@ -7,8 +7,15 @@ import { KubernetesLookups, LookupResult, LookupStatus } from "../kubewarden/hos
 import { DNS1123_SUBDOMAIN_MAX_LENGTH } from "../validate/dns";
 import { utf8Length } from "../validate/chars";
 import {
-  CONNECTION_CONFIGMAP_DATA_KEY, CONNECTION_CONFIGMAP_SUFFIX, detailConfigMapNotFound, detailConnectionConfigMissing,
-  detailEngineNotFound, detailInvalidConnectionConfig, detailLookupDenied, detailLookupFailed, LMCACHE_ENGINE_API_VERSION,
+  CONNECTION_CONFIGMAP_DATA_KEY,
+  CONNECTION_CONFIGMAP_SUFFIX,
+  detailConfigMapNotFound,
+  detailConnectionConfigMissing,
+  detailEngineNotFound,
+  detailInvalidConnectionConfig,
+  detailLookupDenied,
+  detailLookupFailed,
+  LMCACHE_ENGINE_API_VERSION,
 } from "../keys/index";
 import { EngineInjection, readEngineCrInjection } from "./injection";
 
@@ -55,22 +62,38 @@ function stepForStatus(status: LookupStatus): EngineStep {
 
 /** The engine CR lookup: `injection` is its `spec.injection` when found (empty otherwise). */
 export class EngineCrResult {
-  constructor(public step: EngineStep, public injection: EngineInjection, public detail: string) {}
+  constructor(
+    public step: EngineStep,
+    public injection: EngineInjection,
+    public detail: string,
+  ) {}
 }
 
 /**
  * `get_resource <kind> <name>` in `namespace`. A found CR whose `spec.injection` has wrong JSON
  * types counts as an unreadable answer (Failed); the NotFound detail names the CR.
  */
-export function lookupEngineCr(lookups: KubernetesLookups, kind: string, namespace: string, name: string): EngineCrResult {
-  const result: LookupResult = lookups.getResource(LMCACHE_ENGINE_API_VERSION, kind, name, namespace, LOOKUP_DISABLE_CACHE);
+export function lookupEngineCr(
+  lookups: KubernetesLookups,
+  kind: string,
+  namespace: string,
+  name: string,
+): EngineCrResult {
+  const result: LookupResult = lookups.getResource(
+    LMCACHE_ENGINE_API_VERSION,
+    kind,
+    name,
+    namespace,
+    LOOKUP_DISABLE_CACHE,
+  );
   const value = result.value;
   if (result.status != LookupStatus.Found || value === null) {
     const step = stepForStatus(result.status);
     return new EngineCrResult(step, new EngineInjection(), lookupDetail(step, kind, namespace, name));
   }
   const read = readEngineCrInjection(value);
-  if (!read.ok) return new EngineCrResult(EngineStep.Failed, new EngineInjection(), detailLookupFailed(kind, namespace, name));
+  if (!read.ok)
+    return new EngineCrResult(EngineStep.Failed, new EngineInjection(), detailLookupFailed(kind, namespace, name));
   return new EngineCrResult(EngineStep.Ok, read.value, "");
 }
 
@@ -82,7 +105,11 @@ function lookupDetail(step: EngineStep, kind: string, namespace: string, name: s
 
 /** The connection lookup: `kvText` is the data value verbatim when `step == Ok`. */
 export class ConnectionResult {
-  constructor(public step: EngineStep, public kvText: string, public detail: string) {}
+  constructor(
+    public step: EngineStep,
+    public kvText: string,
+    public detail: string,
+  ) {}
 }
 
 /**
@@ -90,7 +117,11 @@ export class ConnectionResult {
  * (absent, not a string or "" → ConfigMissing). The value is not checked here: see
  * `checkConnectionText`, which inline engines share.
  */
-export function lookupConnectionConfigMap(lookups: KubernetesLookups, namespace: string, engineName: string): ConnectionResult {
+export function lookupConnectionConfigMap(
+  lookups: KubernetesLookups,
+  namespace: string,
+  engineName: string,
+): ConnectionResult {
   const cmName = connectionConfigMapName(engineName);
   if (!connectionConfigMapCanExist(engineName)) {
     return new ConnectionResult(EngineStep.NotFound, "", detailConfigMapNotFound(namespace, engineName));
@@ -99,9 +130,10 @@ export function lookupConnectionConfigMap(lookups: KubernetesLookups, namespace:
   const cm = result.value;
   if (result.status != LookupStatus.Found || cm === null) {
     const step = stepForStatus(result.status);
-    const detail = step == EngineStep.NotFound
-      ? detailConfigMapNotFound(namespace, engineName)
-      : lookupDetail(step, CONFIGMAP_KIND, namespace, cmName);
+    const detail =
+      step == EngineStep.NotFound
+        ? detailConfigMapNotFound(namespace, engineName)
+        : lookupDetail(step, CONFIGMAP_KIND, namespace, cmName);
     return new ConnectionResult(step, "", detail);
   }
   return readConnectionValue(cm, namespace, engineName);
@@ -114,7 +146,11 @@ export function readConnectionValue(cm: JsonValue, namespace: string, engineName
   const data = cm.get("data");
   if (data === null || data.isNull()) return configMissing(namespace, engineName);
   if (!data.isObject()) {
-    return new ConnectionResult(EngineStep.Failed, "", detailLookupFailed(CONFIGMAP_KIND, namespace, connectionConfigMapName(engineName)));
+    return new ConnectionResult(
+      EngineStep.Failed,
+      "",
+      detailLookupFailed(CONFIGMAP_KIND, namespace, connectionConfigMapName(engineName)),
+    );
   }
   const value = data.stringOrNull(CONNECTION_CONFIGMAP_DATA_KEY);
   if (value === null || value.length == 0) return configMissing(namespace, engineName);
@@ -129,8 +165,7 @@ function configMissing(namespace: string, engineName: string): ConnectionResult 
 export function checkConnectionText(kvText: string, namespace: string, engineName: string): ConnectionResult {
   // validated without building its DOM
   if (!isJsonObjectText(kvText)) {
-    return new ConnectionResult(EngineStep.ConfigInvalid, "",
-      detailInvalidConnectionConfig(namespace, engineName));
+    return new ConnectionResult(EngineStep.ConfigInvalid, "", detailInvalidConnectionConfig(namespace, engineName));
   }
   return new ConnectionResult(EngineStep.Ok, kvText, "");
 }

@@ -4,7 +4,11 @@
 // engine the validator admits is exactly an engine the injectors can stage.
 import { containsString, containsWhitespaceOrControl, isBlank } from "../validate/index";
 import {
-  PAYLOAD_FOOTGUN_REPOSITORY, DEFAULT_PAYLOAD_TAG, DEFAULT_PULL_POLICY, pullPolicies, cudagraphModes,
+  PAYLOAD_FOOTGUN_REPOSITORY,
+  DEFAULT_PAYLOAD_TAG,
+  DEFAULT_PULL_POLICY,
+  pullPolicies,
+  cudagraphModes,
 } from "../keys/index";
 
 /** A repository containing this already names one immutable image: no tag is appended. */

@@ -5,9 +5,20 @@ import { JsonValue } from "../json/index";
 import { Plan } from "../k8s/edits";
 import { emptyDirVolume, simpleInitContainer, volumeMount } from "../k8s/lists";
 import { envVar } from "../k8s/env";
-import { DETAIL_PAYLOAD_IMAGE_FOOTGUN, detailPayloadImagePartInvalid, EngineKeys, PYTHONPATH_ENV, SHARED_DIR_ENV } from "../keys/index";
 import {
-  checkPayloadRepository, effectivePullPolicy, isUsablePayloadTag, isValidPullPolicy, payloadImageRef, RepositoryCheck,
+  DETAIL_PAYLOAD_IMAGE_FOOTGUN,
+  detailPayloadImagePartInvalid,
+  EngineKeys,
+  PYTHONPATH_ENV,
+  SHARED_DIR_ENV,
+} from "../keys/index";
+import {
+  checkPayloadRepository,
+  effectivePullPolicy,
+  isUsablePayloadTag,
+  isValidPullPolicy,
+  payloadImageRef,
+  RepositoryCheck,
 } from "./image";
 import { PayloadImage } from "./injection";
 
@@ -21,8 +32,15 @@ export enum PayloadOutcome {
 }
 
 export class PayloadDecision {
-  constructor(public outcome: PayloadOutcome, public ref: string, public pullPolicy: string, public detail: string) {}
-  get stages(): bool { return this.outcome == PayloadOutcome.Stage; }
+  constructor(
+    public outcome: PayloadOutcome,
+    public ref: string,
+    public pullPolicy: string,
+    public detail: string,
+  ) {}
+  get stages(): bool {
+    return this.outcome == PayloadOutcome.Stage;
+  }
 }
 
 function invalid(detail: string): PayloadDecision {
@@ -46,7 +64,8 @@ export function decidePayload(image: PayloadImage | null): PayloadDecision {
  *  copies its files into `$SHARED_DIR`; its own mount is read-write. */
 export function stagingInitContainer(keys: EngineKeys, ref: string, pullPolicy: string): JsonValue {
   return simpleInitContainer(
-    keys.payloadInitContainer, ref,
+    keys.payloadInitContainer,
+    ref,
     [envVar(SHARED_DIR_ENV, keys.payloadMountPath)],
     [volumeMount(keys.payloadVolume, keys.payloadMountPath, false)],
     pullPolicy,
@@ -58,6 +77,10 @@ export function stagingInitContainer(keys: EngineKeys, ref: string, pullPolicy: 
 export function addStagingEdits(plan: Plan, target: i32, keys: EngineKeys, decision: PayloadDecision): void {
   plan.appendToPodListIfAbsent("volumes", emptyDirVolume(keys.payloadVolume));
   plan.appendToPodListIfAbsent("initContainers", stagingInitContainer(keys, decision.ref, decision.pullPolicy));
-  plan.appendToContainerListIfAbsent(target, "volumeMounts", volumeMount(keys.payloadVolume, keys.payloadMountPath, true));
+  plan.appendToContainerListIfAbsent(
+    target,
+    "volumeMounts",
+    volumeMount(keys.payloadVolume, keys.payloadMountPath, true),
+  );
   plan.envPrependPath(target, PYTHONPATH_ENV, keys.payloadMountPath);
 }

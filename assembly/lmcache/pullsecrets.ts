@@ -6,9 +6,14 @@ import { isBlank } from "../validate/chars";
 import { splitCommaList } from "../validate/lists";
 
 export class PullSecretResolution {
-  constructor(public names: string[], public invalidName: string) {}
+  constructor(
+    public names: string[],
+    public invalidName: string,
+  ) {}
   /** false → skip `invalid-image-pull-secrets` naming `invalidName` */
-  get ok(): bool { return this.invalidName.length == 0; }
+  get ok(): bool {
+    return this.invalidName.length == 0;
+  }
 }
 
 /**

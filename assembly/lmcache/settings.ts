@@ -9,7 +9,11 @@ import { dns1123LabelErrors, dns1123SubdomainErrors, isDns1123Label, isDns1123Su
 import { isBlank } from "../validate/chars";
 import { shortenRendered } from "../validate/shorten";
 import {
-  checkPayloadRepository, isUsablePayloadTag, isValidCudagraph, isValidPullPolicy, RepositoryCheck,
+  checkPayloadRepository,
+  isUsablePayloadTag,
+  isValidCudagraph,
+  isValidPullPolicy,
+  RepositoryCheck,
 } from "./image";
 import { MUST_NOT_CONTAIN_WHITESPACE_DETAIL, UNKNOWN_FIELD_DETAIL } from "../keys/index";
 import { EngineInjection, InjectionRead, readEngineInjection, WRONG_TYPE } from "./injection";
@@ -41,14 +45,14 @@ export const LOOKUPS_USELESS_MESSAGE =
   "lookups are disabled and settings.engines is empty, so the policy can never inject";
 // @ts-ignore: decorator
 @lazy
-export const PULL_POLICY_ENUM_MESSAGE = "must be one of \"Always\", \"Never\", \"IfNotPresent\"";
+export const PULL_POLICY_ENUM_MESSAGE = 'must be one of "Always", "Never", "IfNotPresent"';
 // @ts-ignore: decorator
 @lazy
-export const CUDAGRAPH_ENUM_MESSAGE = "must be one of \"eager\", \"piecewise\", \"full_decode_only\"";
+export const CUDAGRAPH_ENUM_MESSAGE = 'must be one of "eager", "piecewise", "full_decode_only"';
 // @ts-ignore: decorator
 @lazy
 export const IMAGE_SPEC_DEFAULT_MESSAGE =
-  "must not be the ImageSpec default \"lmcache/vllm-openai\" (the engine image is not a payload image)";
+  'must not be the ImageSpec default "lmcache/vllm-openai" (the engine image is not a payload image)';
 // @ts-ignore: decorator
 @lazy
 export const SECRET_NAME_MESSAGE = "must be a valid Secret name (DNS-1123 subdomain)";
@@ -124,7 +128,8 @@ function validateEngineKey(key: string, path: string, flavor: InjectorFlavor, er
   const ref = splitEngineKey(key);
   if (ref.hasNamespace) {
     const nsProblems = dns1123LabelErrors(ref.namespace);
-    for (let i = 0; i < nsProblems.length; i++) errors.add(path, "invalid engine reference: namespace: " + nsProblems[i]);
+    for (let i = 0; i < nsProblems.length; i++)
+      errors.add(path, "invalid engine reference: namespace: " + nsProblems[i]);
   }
   const nameProblems = dns1123SubdomainErrors(ref.name);
   for (let i = 0; i < nameProblems.length; i++) errors.add(path, "invalid engine reference: name: " + nameProblems[i]);
@@ -133,7 +138,11 @@ function validateEngineKey(key: string, path: string, flavor: InjectorFlavor, er
 /** A CacheBlend settings key split at the first `/` (no trimming: keys are used verbatim; a second
  *  `/` stays in `name`, which then fails the subdomain check). */
 export class EngineKey {
-  constructor(public hasNamespace: bool, public namespace: string, public name: string) {}
+  constructor(
+    public hasNamespace: bool,
+    public namespace: string,
+    public name: string,
+  ) {}
 }
 
 export function splitEngineKey(key: string): EngineKey {
@@ -142,7 +151,12 @@ export function splitEngineKey(key: string): EngineKey {
   return new EngineKey(true, key.substring(0, slash), key.substring(slash + 1));
 }
 
-function validateEngineEntry(key: string, entry: JsonValue | null, flavor: InjectorFlavor, errors: SettingsErrors): void {
+function validateEngineEntry(
+  key: string,
+  entry: JsonValue | null,
+  flavor: InjectorFlavor,
+  errors: SettingsErrors,
+): void {
   const path = SETTING_ENGINES + "[" + shortenRendered(key) + "]";
   validateEngineKey(key, path, flavor, errors);
   if (entry === null || !entry.isObject()) {
@@ -158,7 +172,8 @@ function validateEngineEntry(key: string, entry: JsonValue | null, flavor: Injec
   const injectionPath = path + "." + ENGINE_INJECTION;
   const injection = entry.getPresent(ENGINE_INJECTION);
   if (injection === null) {
-    if (flavor == InjectorFlavor.CacheBlend) errors.add(injectionPath + ".payloadImage", "required for CacheBlend injection");
+    if (flavor == InjectorFlavor.CacheBlend)
+      errors.add(injectionPath + ".payloadImage", "required for CacheBlend injection");
     return;
   }
   if (!injection.isObject()) {
@@ -190,7 +205,8 @@ function validateInjection(injection: JsonValue, path: string, flavor: InjectorF
     const t = target.asString();
     // "" means "the first container", as on the CRD
     // (docs/policies/cacheengine-validator.md#rule-12)
-    if (!t.ok || (t.value.length > 0 && !isDns1123Label(t.value))) errors.add(path + ".targetContainer", CONTAINER_NAME_MESSAGE);
+    if (!t.ok || (t.value.length > 0 && !isDns1123Label(t.value)))
+      errors.add(path + ".targetContainer", CONTAINER_NAME_MESSAGE);
   }
 
   if (flavor == InjectorFlavor.CacheBlend) {
@@ -255,15 +271,26 @@ export function lookupsEnabled(settings: JsonValue): bool {
 /** An engine defined in settings: the exact JSON text of its `kvTransferConfig` (as it appears in
  *  the payload) and its injection. */
 export class InlineEngine {
-  constructor(public key: string, public kvTransferConfig: string, public injection: EngineInjection) {}
+  constructor(
+    public key: string,
+    public kvTransferConfig: string,
+    public injection: EngineInjection,
+  ) {}
 }
 
 /** The outcome of looking up an inline engine: `engine` null when the key is not defined;
  *  `error` set when the entry exists but is malformed (only possible with unvalidated settings). */
 export class InlineEngineRead {
-  constructor(public engine: InlineEngine | null, public error: string) {}
-  get found(): bool { return this.engine !== null; }
-  get ok(): bool { return this.error.length == 0; }
+  constructor(
+    public engine: InlineEngine | null,
+    public error: string,
+  ) {}
+  get found(): bool {
+    return this.engine !== null;
+  }
+  get ok(): bool {
+    return this.error.length == 0;
+  }
 }
 
 /** `settings.engines[key]` (the last occurrence when a key is repeated). */

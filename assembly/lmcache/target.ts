@@ -16,8 +16,15 @@ export enum TargetOutcome {
 }
 
 export class TargetContainer {
-  constructor(public outcome: TargetOutcome, public index: i32, public name: string, public detail: string) {}
-  get found(): bool { return this.outcome == TargetOutcome.Found; }
+  constructor(
+    public outcome: TargetOutcome,
+    public index: i32,
+    public name: string,
+    public detail: string,
+  ) {}
+  get found(): bool {
+    return this.outcome == TargetOutcome.Found;
+  }
 }
 
 function malformed(detail: string): TargetContainer {
@@ -29,11 +36,16 @@ function malformed(detail: string): TargetContainer {
  * it is trimmed here and, when non-empty, wins over the engine default even if it names no
  * container.
  */
-export function resolveTargetContainer(pod: JsonValue, annotationValue: string, injection: EngineInjection): TargetContainer {
+export function resolveTargetContainer(
+  pod: JsonValue,
+  annotationValue: string,
+  injection: EngineInjection,
+): TargetContainer {
   const containers = readContainers(pod);
   if (!containers.ok) return malformed(containers.error);
   const list = containers.list;
-  if (list === null || list.size() == 0) return new TargetContainer(TargetOutcome.NotFound, -1, "", DETAIL_POD_HAS_NO_CONTAINERS);
+  if (list === null || list.size() == 0)
+    return new TargetContainer(TargetOutcome.NotFound, -1, "", DETAIL_POD_HAS_NO_CONTAINERS);
 
   let wanted = trimGoSpace(annotationValue);
   if (wanted.length == 0 && injection.hasTargetContainer) wanted = trimGoSpace(injection.targetContainer);

@@ -23,12 +23,12 @@ function digitsOf(magnitude: u64, negative: bool): string {
   let count = 1;
   for (let v = magnitude; v >= 10; v /= 10) count++;
   const length = count + (negative ? 1 : 0);
-  const out = changetype<string>(__new(<usize>length << 1, idof<string>()));
+  const out = changetype<string>(__new((<usize>length) << 1, idof<string>()));
   const base = changetype<usize>(out);
-  if (negative) store<u16>(base, 0x2D);
+  if (negative) store<u16>(base, 0x2d);
   let v = magnitude;
   for (let i = length - 1; i >= length - count; i--) {
-    store<u16>(base + (<usize>i << 1), <u16>(0x30 + <u32>(v % 10)));
+    store<u16>(base + ((<usize>i) << 1), <u16>(0x30 + <u32>(v % 10)));
     v /= 10;
   }
   return out;

@@ -10,7 +10,7 @@ export function uninitializedBuffer(n: i32): ArrayBuffer {
 
 /** a StaticArray<i32> of `n` items whose contents are undefined until written */
 export function uninitializedI32s(n: i32): StaticArray<i32> {
-  return changetype<StaticArray<i32>>(__new(<usize>max(n, 0) << 2, idof<StaticArray<i32>>()));
+  return changetype<StaticArray<i32>>(__new((<usize>max(n, 0)) << 2, idof<StaticArray<i32>>()));
 }
 
 /** a Uint8Array of `n` bytes whose contents are undefined until written (the host fills it) */

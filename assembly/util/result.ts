@@ -5,7 +5,11 @@
 
 /** `ok` with `value`, or not ok with `error` (then `value` is a placeholder). */
 export class Result<T> {
-  constructor(public ok: bool, public value: T, public error: string) {}
+  constructor(
+    public ok: bool,
+    public value: T,
+    public error: string,
+  ) {}
 }
 
 /** A success. */

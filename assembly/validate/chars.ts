@@ -8,8 +8,15 @@ export function isGoSpace(c: i32): bool {
   if (c <= 0xff) {
     return c == 0x20 || (c >= 0x09 && c <= 0x0d) || c == 0x85 || c == 0xa0;
   }
-  return c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 ||
-    c == 0x202f || c == 0x205f || c == 0x3000;
+  return (
+    c == 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c == 0x2028 ||
+    c == 0x2029 ||
+    c == 0x202f ||
+    c == 0x205f ||
+    c == 0x3000
+  );
 }
 
 /** Go `unicode.IsControl`: the C0 and C1 control characters (U+0000–U+001F, U+007F–U+009F). */

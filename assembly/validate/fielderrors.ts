@@ -34,11 +34,16 @@ export class FieldError {
   /** Kubernetes `ErrorType.String()`. */
   typeText(): string {
     switch (this.type) {
-      case FieldErrorType.Required: return "Required value";
-      case FieldErrorType.Forbidden: return "Forbidden";
-      case FieldErrorType.Invalid: return "Invalid value";
-      case FieldErrorType.NotSupported: return "Unsupported value";
-      default: return "Internal error";
+      case FieldErrorType.Required:
+        return "Required value";
+      case FieldErrorType.Forbidden:
+        return "Forbidden";
+      case FieldErrorType.Invalid:
+        return "Invalid value";
+      case FieldErrorType.NotSupported:
+        return "Unsupported value";
+      default:
+        return "Internal error";
     }
   }
 
@@ -57,13 +62,25 @@ export class FieldError {
   render(): string {
     const value = this.hasValue();
     const detail = this.detail.length > 0;
-    return concat(this.field, ": ", this.typeText(), value ? ": " : "", value ? this.renderedValue : "", detail ? ": " : "", this.detail);
+    return concat(
+      this.field,
+      ": ",
+      this.typeText(),
+      value ? ": " : "",
+      value ? this.renderedValue : "",
+      detail ? ": " : "",
+      this.detail,
+    );
   }
 
   /** Same `(type, field, value text, detail)` tuple (the UPDATE comparison key). */
   sameTuple(other: FieldError): bool {
-    return this.type == other.type && this.field == other.field &&
-      this.rawValue == other.rawValue && this.detail == other.detail;
+    return (
+      this.type == other.type &&
+      this.field == other.field &&
+      this.rawValue == other.rawValue &&
+      this.detail == other.detail
+    );
   }
 }
 
@@ -99,12 +116,19 @@ function invalidStringAt(field: string, value: string, detail: string): FieldErr
 /** Invalid with a non-string value already rendered (number text, `true`, compact JSON); the
  *  printed form is shortened past 1 KiB, the UPDATE comparison keeps the whole text. */
 export function invalidRaw(field: Path, renderedValue: string, detail: string): FieldError {
-  return new FieldError(FieldErrorType.Invalid, field.toString(), shortenRendered(renderedValue), renderedValue, detail, []);
+  return new FieldError(
+    FieldErrorType.Invalid,
+    field.toString(),
+    shortenRendered(renderedValue),
+    renderedValue,
+    detail,
+    [],
+  );
 }
 
 /** Invalid for an absent/null value: Kubernetes prints `"null"`. */
 export function invalidNull(field: Path, detail: string): FieldError {
-  return new FieldError(FieldErrorType.Invalid, field.toString(), "\"null\"", "null", detail, []);
+  return new FieldError(FieldErrorType.Invalid, field.toString(), '"null"', "null", detail, []);
 }
 
 export function invalidInt(field: Path, value: i64, detail: string): FieldError {
@@ -117,12 +141,26 @@ export function invalidBool(field: Path, value: bool, detail: string): FieldErro
 
 /** NotSupported with a string value (`%q`) and the supported list. */
 export function notSupportedString(field: Path, value: string, supported: string[]): FieldError {
-  return new FieldError(FieldErrorType.NotSupported, field.toString(), goQuoteShort(value), value, supportedValuesDetail(supported), supported);
+  return new FieldError(
+    FieldErrorType.NotSupported,
+    field.toString(),
+    goQuoteShort(value),
+    value,
+    supportedValuesDetail(supported),
+    supported,
+  );
 }
 
 /** NotSupported with a non-string value already rendered (e.g. `false`). */
 export function notSupportedRaw(field: Path, renderedValue: string, supported: string[]): FieldError {
-  return new FieldError(FieldErrorType.NotSupported, field.toString(), shortenRendered(renderedValue), renderedValue, supportedValuesDetail(supported), supported);
+  return new FieldError(
+    FieldErrorType.NotSupported,
+    field.toString(),
+    shortenRendered(renderedValue),
+    renderedValue,
+    supportedValuesDetail(supported),
+    supported,
+  );
 }
 
 /** Ordered collection of violations, in rule order. Past MAX_COLLECTED_ERRORS violations are
@@ -206,7 +244,10 @@ export class FieldErrorList {
     let bytes = 0;
     for (let i = 0; i < shown; i++) {
       bytes += utf8Length(unchecked(msgs[i])) + 2; // ", "
-      if (bytes > MAX_LISTED_BYTES && i > 0) { shown = i; break; }
+      if (bytes > MAX_LISTED_BYTES && i > 0) {
+        shown = i;
+        break;
+      }
     }
     if (shown < msgs.length) {
       const more = this.length - this.renderedCountFor(shown);
@@ -230,7 +271,15 @@ export class FieldErrorList {
 
   /** `<Kind>.<group> "<name>" is invalid: <aggregate>` (name printed `%q`). */
   invalidMessage(kind: string, group: string, name: string): string {
-    return concat(kind, group.length == 0 ? "" : ".", group, " ", goQuoteShort(name), " is invalid: ", this.aggregateText());
+    return concat(
+      kind,
+      group.length == 0 ? "" : ".",
+      group,
+      " ",
+      goQuoteShort(name),
+      " is invalid: ",
+      this.aggregateText(),
+    );
   }
 }
 
@@ -277,8 +326,19 @@ const DIRECT_COMPARISONS: i32 = 4096;
 
 /** Unambiguous text key of the UPDATE tuple (lengths prefix each part). */
 function tupleKey(e: FieldError): string {
-  return i32ToDecimal(<i32>e.type) + "|" + i32ToDecimal(e.field.length) + ":" + e.field + "|" +
-    i32ToDecimal(e.rawValue.length) + ":" + e.rawValue + "|" + e.detail;
+  return (
+    i32ToDecimal(<i32>e.type) +
+    "|" +
+    i32ToDecimal(e.field.length) +
+    ":" +
+    e.field +
+    "|" +
+    i32ToDecimal(e.rawValue.length) +
+    ":" +
+    e.rawValue +
+    "|" +
+    e.detail
+  );
 }
 
 /** Attaches a field path to a single-value check: null when ok, Required or Invalid (`%q`). */

@@ -43,11 +43,15 @@ export function compactJsonText(text: string): string {
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c == 0x5c) i++; // skip the escaped character
+      if (c == 0x5c)
+        i++; // skip the escaped character
       else if (c == 0x22) inString = false;
       continue;
     }
-    if (c == 0x22) { inString = true; continue; }
+    if (c == 0x22) {
+      inString = true;
+      continue;
+    }
     if (c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d) {
       if (i > runStart) pieces.push(text.substring(runStart, i));
       runStart = i + 1;
@@ -74,7 +78,8 @@ export function renderJsonValue(v: JsonValue): string {
 export function invalidJsonValue(path: Path, v: JsonValue, detail: string): FieldError {
   if (v.isString()) {
     const s = v.asString();
-    if (s.ok) return new FieldError(FieldErrorType.Invalid, path.toString(), goQuoteShort(s.value), s.value, detail, []);
+    if (s.ok)
+      return new FieldError(FieldErrorType.Invalid, path.toString(), goQuoteShort(s.value), s.value, detail, []);
   }
   return invalidRaw(path, compactJsonText(v.rawText()), detail);
 }
@@ -88,13 +93,25 @@ function absent<T>(value: T): Read<T> {
   return new Read<T>(ReadState.Absent, value);
 }
 
-function wrongType<T>(at: Path | null, key: string, v: JsonValue, expected: string, value: T, errs: FieldErrorList): Read<T> {
+function wrongType<T>(
+  at: Path | null,
+  key: string,
+  v: JsonValue,
+  expected: string,
+  value: T,
+  errs: FieldErrorList,
+): Read<T> {
   errs.add(invalidJsonValue(childPath(at, key), v, expected));
   return new Read<T>(ReadState.Invalid, value, expected);
 }
 
 /** `parent.key` as an object (`at` is the path of `parent`, null at the top). Absent when `parent` is null or the member is absent/null. */
-export function readObjectAt(parent: JsonValue | null, key: string, at: Path | null, errs: FieldErrorList): Read<JsonValue | null> {
+export function readObjectAt(
+  parent: JsonValue | null,
+  key: string,
+  at: Path | null,
+  errs: FieldErrorList,
+): Read<JsonValue | null> {
   const v = presentAt(parent, key);
   if (v === null) return absent<JsonValue | null>(null);
   if (!v.isObject()) return wrongType<JsonValue | null>(at, key, v, MUST_BE_OBJECT, null, errs);
@@ -102,7 +119,12 @@ export function readObjectAt(parent: JsonValue | null, key: string, at: Path | n
 }
 
 /** `parent.key` as a list. */
-export function readListAt(parent: JsonValue | null, key: string, at: Path | null, errs: FieldErrorList): Read<JsonValue | null> {
+export function readListAt(
+  parent: JsonValue | null,
+  key: string,
+  at: Path | null,
+  errs: FieldErrorList,
+): Read<JsonValue | null> {
   const v = presentAt(parent, key);
   if (v === null) return absent<JsonValue | null>(null);
   if (!v.isArray()) return wrongType<JsonValue | null>(at, key, v, MUST_BE_LIST, null, errs);
@@ -110,7 +132,12 @@ export function readListAt(parent: JsonValue | null, key: string, at: Path | nul
 }
 
 /** `parent.key` as a string. */
-export function readStringAt(parent: JsonValue | null, key: string, at: Path | null, errs: FieldErrorList): Read<string> {
+export function readStringAt(
+  parent: JsonValue | null,
+  key: string,
+  at: Path | null,
+  errs: FieldErrorList,
+): Read<string> {
   const v = presentAt(parent, key);
   if (v === null) return absent<string>("");
   const s = v.asString();
@@ -138,7 +165,12 @@ export function readInt32At(parent: JsonValue | null, key: string, at: Path | nu
 }
 
 /** `parent.key` as a JSON number node (any number; the caller decides about range). */
-export function readNumberAt(parent: JsonValue | null, key: string, at: Path | null, errs: FieldErrorList): Read<JsonValue | null> {
+export function readNumberAt(
+  parent: JsonValue | null,
+  key: string,
+  at: Path | null,
+  errs: FieldErrorList,
+): Read<JsonValue | null> {
   const v = presentAt(parent, key);
   if (v === null) return absent<JsonValue | null>(null);
   if (!v.isNumber()) return wrongType<JsonValue | null>(at, key, v, MUST_BE_NUMBER, null, errs);

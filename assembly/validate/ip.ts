@@ -5,7 +5,11 @@ import { hexDigitValue, isAsciiDigit } from "./chars";
 
 /** A parsed address as 16 bytes (IPv4 in its IPv4-mapped form, like Go's `net.IP`). */
 export class IpAddress {
-  constructor(public ok: bool, public bytes: Uint8Array, public isV4Literal: bool) {}
+  constructor(
+    public ok: bool,
+    public bytes: Uint8Array,
+    public isV4Literal: bool,
+  ) {}
 
   /** Go `IP.IsUnspecified`: `0.0.0.0` (also IPv4-mapped `::ffff:0.0.0.0`) or `::`. */
   isUnspecified(): bool {

@@ -4,7 +4,11 @@ import { asciiLower, hexDigitValue, isAsciiDigit } from "./chars";
 
 /** Result of `parseGoInt`: `ok` iff Go's ParseInt returns a nil error. */
 export class GoIntResult {
-  constructor(public ok: bool, public value: i64, public rangeError: bool) {}
+  constructor(
+    public ok: bool,
+    public value: i64,
+    public rangeError: bool,
+  ) {}
 }
 
 /** Go `strconv.ParseInt(s, 10, bitSize)`: `[+-]?[0-9]+`, no underscores, range-checked against
@@ -15,10 +19,14 @@ export function parseGoInt(s: string, bitSize: i32 = 64): GoIntResult {
   let neg = false;
   if (s.length > 0) {
     const c = s.charCodeAt(0);
-    if (c == 0x2b || c == 0x2d) { neg = c == 0x2d; i = 1; }
+    if (c == 0x2b || c == 0x2d) {
+      neg = c == 0x2d;
+      i = 1;
+    }
   }
   if (i >= s.length) return new GoIntResult(false, 0, false);
-  const maxMagnitude: u64 = neg ? (<u64>1 << <u64>(bits - 1)) : (<u64>1 << <u64>(bits - 1)) - 1;
+  const top: u64 = (<u64>1) << (<u64>bits - 1); // 2^(bits-1), the magnitude of the minimum
+  const maxMagnitude: u64 = neg ? top : top - 1;
   let n: u64 = 0;
   let overflow = false;
   for (; i < s.length; i++) {
@@ -56,8 +64,7 @@ function floatSyntaxError(): GoFloatResult {
 /** Case-insensitive match of `word` at `s[at…]`; returns how many characters matched. */
 function commonPrefixLengthIgnoreCase(s: string, at: i32, word: string): i32 {
   let n = 0;
-  while (n < word.length && at + n < s.length &&
-    asciiLower(s.charCodeAt(at + n)) == word.charCodeAt(n)) n++;
+  while (n < word.length && at + n < s.length && asciiLower(s.charCodeAt(at + n)) == word.charCodeAt(n)) n++;
   return n;
 }
 
@@ -67,16 +74,22 @@ function parseSpecialFloat(s: string): GoFloatResult | null {
   const c = s.charCodeAt(0);
   let at = 0;
   let sign: f64 = 1;
-  if (c == 0x2b || c == 0x2d) { at = 1; if (c == 0x2d) sign = -1; }
+  if (c == 0x2b || c == 0x2d) {
+    at = 1;
+    if (c == 0x2d) sign = -1;
+  }
   const first = at < s.length ? asciiLower(s.charCodeAt(at)) : 0;
-  if (first == 0x69) { // i
+  if (first == 0x69) {
+    // i
     let n = commonPrefixLengthIgnoreCase(s, at, "infinity");
     if (n > 3 && n < 8) n = 3;
     if ((n == 3 || n == 8) && at + n == s.length) return new GoFloatResult(true, sign * Infinity, false, false);
     return null;
   }
-  if (first == 0x6e && at == 0) { // n
-    if (commonPrefixLengthIgnoreCase(s, 0, "nan") == 3 && s.length == 3) return new GoFloatResult(true, NaN, false, false);
+  if (first == 0x6e && at == 0) {
+    // n
+    if (commonPrefixLengthIgnoreCase(s, 0, "nan") == 3 && s.length == 3)
+      return new GoFloatResult(true, NaN, false, false);
   }
   return null;
 }
@@ -97,7 +110,10 @@ function underscoresAllowed(s: string): bool {
   }
   for (; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (isAsciiDigit(c) || (hex && hexDigitValue(c) >= 0)) { saw = 0x30; continue; }
+    if (isAsciiDigit(c) || (hex && hexDigitValue(c) >= 0)) {
+      saw = 0x30;
+      continue;
+    }
     if (c == 0x5f) {
       if (saw != 0x30) return false;
       saw = 0x5f;
@@ -111,15 +127,21 @@ function underscoresAllowed(s: string): bool {
 
 /** 2^e for e in [-1022, 1023], built from the bit pattern. */
 function powerOfTwo(e: i32): f64 {
-  return reinterpret<f64>(<u64>(e + 1023) << 52);
+  return reinterpret<f64>((<u64>(e + 1023)) << 52);
 }
 
 /** x · 2^e in steps that stay representable (no trap, saturates to 0 / Inf). */
 function scaleByPowerOfTwo(x: f64, e: i32): f64 {
   if (e > 2200) e = 2200;
   if (e < -2200) e = -2200;
-  while (e > 1023) { x *= powerOfTwo(1023); e -= 1023; }
-  while (e < -1022) { x *= powerOfTwo(-1022); e += 1022; }
+  while (e > 1023) {
+    x *= powerOfTwo(1023);
+    e -= 1023;
+  }
+  while (e < -1022) {
+    x *= powerOfTwo(-1022);
+    e += 1022;
+  }
   return x * powerOfTwo(e);
 }
 
@@ -133,7 +155,10 @@ export function parseGoFloat(s: string): GoFloatResult {
   const len = s.length;
   let i = 0;
   let neg = false;
-  if (i < len && (s.charCodeAt(i) == 0x2b || s.charCodeAt(i) == 0x2d)) { neg = s.charCodeAt(i) == 0x2d; i++; }
+  if (i < len && (s.charCodeAt(i) == 0x2b || s.charCodeAt(i) == 0x2d)) {
+    neg = s.charCodeAt(i) == 0x2d;
+    i++;
+  }
   let hex = false;
   if (i + 2 < len && s.charCodeAt(i) == 0x30 && asciiLower(s.charCodeAt(i + 1)) == 0x78) {
     hex = true;
@@ -142,27 +167,33 @@ export function parseGoFloat(s: string): GoFloatResult {
   let underscores = false;
   let sawDot = false;
   let sawDigits = false;
-  let nd = 0;       // significant digits seen (after leading zeros)
-  let ndMant = 0;   // digits kept in the hex mantissa
-  let dp = 0;       // position of the decimal point, in digits
+  let nd = 0; // significant digits seen (after leading zeros)
+  let ndMant = 0; // digits kept in the hex mantissa
+  let dp = 0; // position of the decimal point, in digits
   let mantissa: u64 = 0;
   let truncated = false;
   for (; i < len; i++) {
     const c = s.charCodeAt(i);
-    if (c == 0x5f) { underscores = true; continue; }
+    if (c == 0x5f) {
+      underscores = true;
+      continue;
+    }
     if (c == 0x2e) {
       if (sawDot) break;
       sawDot = true;
       dp = nd;
       continue;
     }
-    const d = hex ? hexDigitValue(c) : (isAsciiDigit(c) ? c - 0x30 : -1);
+    const d = hex ? hexDigitValue(c) : isAsciiDigit(c) ? c - 0x30 : -1;
     if (d < 0) break;
     sawDigits = true;
-    if (d == 0 && nd == 0) { dp--; continue; } // leading zeros only move the point
+    if (d == 0 && nd == 0) {
+      dp--;
+      continue;
+    } // leading zeros only move the point
     nd++;
     if (ndMant < 16) {
-      mantissa = (mantissa << 4) | <u64>d; // only used for hex
+      mantissa = (mantissa << 4) | (<u64>d); // only used for hex
       ndMant++;
     } else if (d != 0) {
       truncated = true;
@@ -177,12 +208,18 @@ export function parseGoFloat(s: string): GoFloatResult {
     if (i >= len) return floatSyntaxError();
     let esign = 1;
     if (s.charCodeAt(i) == 0x2b) i++;
-    else if (s.charCodeAt(i) == 0x2d) { i++; esign = -1; }
+    else if (s.charCodeAt(i) == 0x2d) {
+      i++;
+      esign = -1;
+    }
     if (i >= len || !isAsciiDigit(s.charCodeAt(i))) return floatSyntaxError();
     let e = 0;
     for (; i < len; i++) {
       const c = s.charCodeAt(i);
-      if (c == 0x5f) { underscores = true; continue; }
+      if (c == 0x5f) {
+        underscores = true;
+        continue;
+      }
       if (!isAsciiDigit(c)) break;
       if (e < 10000) e = e * 10 + (c - 0x30);
     }

@@ -60,16 +60,38 @@ function appendHex(out: string[], value: i32, digits: i32): void {
  *  (C0 and DEL), `\uNNNN` in the BMP, `\UNNNNNNNN` above it. */
 function appendEscapedRune(out: string[], r: i32): void {
   switch (r) {
-    case 0x07: out.push("\\a"); return;
-    case 0x08: out.push("\\b"); return;
-    case 0x0c: out.push("\\f"); return;
-    case 0x0a: out.push("\\n"); return;
-    case 0x0d: out.push("\\r"); return;
-    case 0x09: out.push("\\t"); return;
-    case 0x0b: out.push("\\v"); return;
+    case 0x07:
+      out.push("\\a");
+      return;
+    case 0x08:
+      out.push("\\b");
+      return;
+    case 0x0c:
+      out.push("\\f");
+      return;
+    case 0x0a:
+      out.push("\\n");
+      return;
+    case 0x0d:
+      out.push("\\r");
+      return;
+    case 0x09:
+      out.push("\\t");
+      return;
+    case 0x0b:
+      out.push("\\v");
+      return;
   }
-  if (r < 0x80) { out.push("\\x"); appendHex(out, r, 2); return; }
-  if (r < 0x10000) { out.push("\\u"); appendHex(out, r, 4); return; }
+  if (r < 0x80) {
+    out.push("\\x");
+    appendHex(out, r, 2);
+    return;
+  }
+  if (r < 0x10000) {
+    out.push("\\u");
+    appendHex(out, r, 4);
+    return;
+  }
   out.push("\\U");
   appendHex(out, r, 8);
 }
@@ -78,7 +100,7 @@ function appendEscapedRune(out: string[], r: i32): void {
  *  turns it into U+FFFD, which is printable, so it is rendered as U+FFFD here. */
 export function goQuote(s: string): string {
   const out = new Array<string>();
-  out.push("\"");
+  out.push('"');
   const len = s.length;
   let runStart = 0; // start of a pending run of characters copied verbatim
   for (let i = 0; i < len; i++) {
@@ -99,14 +121,14 @@ export function goQuote(s: string): string {
       continue;
     }
     if (i > runStart) out.push(s.substring(runStart, i));
-    if (r == 0x22) out.push("\\\"");
+    if (r == 0x22) out.push('\\"');
     else if (r == 0x5c) out.push("\\\\");
     else appendEscapedRune(out, r);
     i += units - 1;
     runStart = i + 1;
   }
   if (len > runStart) out.push(s.substring(runStart, len));
-  out.push("\"");
+  out.push('"');
   return out.join("");
 }
 

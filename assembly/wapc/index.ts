@@ -17,10 +17,14 @@ declare function __guest_error(ptr: usize, len: usize): void;
 // @ts-ignore: decorator
 @external("wapc", "__host_call")
 declare function __host_call(
-  bindingPtr: usize, bindingLen: usize,
-  namespacePtr: usize, namespaceLen: usize,
-  operationPtr: usize, operationLen: usize,
-  payloadPtr: usize, payloadLen: usize,
+  bindingPtr: usize,
+  bindingLen: usize,
+  namespacePtr: usize,
+  namespaceLen: usize,
+  operationPtr: usize,
+  operationLen: usize,
+  payloadPtr: usize,
+  payloadLen: usize,
 ): bool;
 // @ts-ignore: decorator
 @external("wapc", "__host_response_len")
@@ -40,7 +44,10 @@ declare function __console_log(ptr: usize, len: usize): void;
 
 /** One guest call as delivered by the host: the operation name and the raw payload bytes. */
 export class Invocation {
-  constructor(public operation: string, public payload: Uint8Array) {}
+  constructor(
+    public operation: string,
+    public payload: Uint8Array,
+  ) {}
 }
 
 /** Reads the current invocation; the host has told us both lengths in `__guest_call`. */
@@ -105,10 +112,14 @@ export function hostCall(binding: string, namespace: string, operation: string, 
   String.UTF8.encodeUnsafe(changetype<usize>(namespace), namespace.length, names + <usize>bl);
   String.UTF8.encodeUnsafe(changetype<usize>(operation), operation.length, names + <usize>(bl + nl));
   const ok = __host_call(
-    names, bl,
-    names + <usize>bl, nl,
-    names + <usize>(bl + nl), ol,
-    payload.dataStart, payload.length,
+    names,
+    bl,
+    names + <usize>bl,
+    nl,
+    names + <usize>(bl + nl),
+    ol,
+    payload.dataStart,
+    payload.length,
   );
   if (ok) {
     const len = <i32>__host_response_len();

@@ -11,7 +11,15 @@ import * as path from "node:path";
 export const ROOT = path.resolve(__dirname, "..", "..");
 const PROBE_ENTRY = path.join(ROOT, "tests", "guests", "host-probe", "index.ts");
 const ASC = path.join(ROOT, "node_modules", ".bin", "asc");
-const ASC_FLAGS = ["--runtime", "stub", "-O1", "--use", "abort=assembly/wapc/index/wapcAbort", "--exportStart", "_start"];
+const ASC_FLAGS = [
+  "--runtime",
+  "stub",
+  "-O1",
+  "--use",
+  "abort=assembly/wapc/index/wapcAbort",
+  "--exportStart",
+  "_start",
+];
 
 function cachePath(key: string, ext: string): string {
   const dir = path.join(os.tmpdir(), "cachewarden-host-tests");
@@ -34,11 +42,16 @@ function writeAtomically(file: string, bytes: Uint8Array): void {
 
 /** The compiled host-probe guest (path to a cached .wasm). */
 export function probeWasmPath(): string {
-  const sources = [PROBE_ENTRY, path.join(ROOT, "assembly", "wapc", "index.ts"), path.join(ROOT, "asconfig.json")].map((f) => fs.readFileSync(f));
+  const sources = [PROBE_ENTRY, path.join(ROOT, "assembly", "wapc", "index.ts"), path.join(ROOT, "asconfig.json")].map(
+    (f) => fs.readFileSync(f),
+  );
   const out = cachePath(`host-probe-${hashOf([...sources, ASC_FLAGS.join(" ")])}`, "wasm");
   if (fs.existsSync(out)) return out;
   const tmpOut = `${out}.${process.pid}.build.wasm`;
-  const r = spawnSync(ASC, [path.relative(ROOT, PROBE_ENTRY), "-o", tmpOut, ...ASC_FLAGS], { cwd: ROOT, encoding: "utf8" });
+  const r = spawnSync(ASC, [path.relative(ROOT, PROBE_ENTRY), "-o", tmpOut, ...ASC_FLAGS], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   if (r.status !== 0) throw new Error(`asc failed for host-probe: ${r.stderr || r.stdout}`);
   fs.renameSync(tmpOut, out);
   return out;
@@ -80,7 +93,10 @@ export async function watToWasm(wat: string): Promise<Buffer> {
   const out = cachePath(`wat-${hashOf([wat])}`, "wasm");
   if (fs.existsSync(out)) return fs.readFileSync(out);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const wabt = await (require("wabt") as () => Promise<{ parseWat(name: string, text: string): { toBinary(o: object): { buffer: Uint8Array }; destroy(): void } }>)();
+  const loadWabt = require("wabt") as () => Promise<{
+    parseWat(name: string, text: string): { toBinary(o: object): { buffer: Uint8Array }; destroy(): void };
+  }>;
+  const wabt = await loadWabt();
   const mod = wabt.parseWat("guest.wat", wat);
   const bytes = Buffer.from(mod.toBinary({}).buffer);
   mod.destroy();
@@ -96,11 +112,17 @@ export const PROBE_METADATA = {
   backgroundAudit: false,
   executionMode: "kubewarden-wapc",
   policyType: "kubernetes",
-  contextAwareResources: [{ apiVersion: "v1", kind: "ConfigMap" }, { apiVersion: "inferencecache.io/v1alpha1", kind: "CacheBackend" }],
+  contextAwareResources: [
+    { apiVersion: "v1", kind: "ConfigMap" },
+    { apiVersion: "inferencecache.io/v1alpha1", kind: "CacheBackend" },
+  ],
 };
 
 /** A minimal AdmissionRequest around `object` (CREATE of a Pod); `null` = no object (DELETE). */
-export function podRequest(object: unknown | null = { apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "ns" } }, extra: Record<string, unknown> = {}): Record<string, unknown> & { uid: string; operation: string } {
+export function podRequest(
+  object: unknown | null = { apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "ns" } },
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> & { uid: string; operation: string } {
   return {
     uid: "11111111-2222-3333-4444-555555555555",
     kind: { group: "", version: "v1", kind: "Pod" },
@@ -120,5 +142,8 @@ export function replyWith(reply: unknown): Record<string, unknown> {
 
 /** Settings that make the probe perform host calls (`binding|namespace|operation|payload` per line). */
 export function hostCallsWith(...calls: [string, string, string, unknown][]): Record<string, unknown> {
-  return { probe: "hostcalls", calls: calls.map(([b, n, o, p]) => `${b}|${n}|${o}|${typeof p === "string" ? p : JSON.stringify(p)}`).join("\n") };
+  return {
+    probe: "hostcalls",
+    calls: calls.map(([b, n, o, p]) => `${b}|${n}|${o}|${typeof p === "string" ? p : JSON.stringify(p)}`).join("\n"),
+  };
 }

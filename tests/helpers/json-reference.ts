@@ -8,13 +8,15 @@ const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The deepest container nesting of valid JSON text (strings skipped). */
 export function nestingDepth(text: string): number {
-  let depth = 0, maxDepth = 0, inString = false;
+  let depth = 0,
+    maxDepth = 0,
+    inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (inString) {
       if (c === "\\") i++;
-      else if (c === "\"") inString = false;
-    } else if (c === "\"") inString = true;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
     else if (c === "[" || c === "{") maxDepth = Math.max(maxDepth, ++depth);
     else if (c === "]" || c === "}") depth--;
   }
@@ -24,10 +26,18 @@ export function nestingDepth(text: string): number {
 /** Strict RFC 8259 over UTF-8 bytes with the DOM's default depth limit. */
 export function isValidJson(bytes: Uint8Array, maxDepth = 1000): boolean {
   let text: string;
-  try { text = utf8Strict.decode(bytes); } catch { return false; }
+  try {
+    text = utf8Strict.decode(bytes);
+  } catch {
+    return false;
+  }
   // fail fast on nesting before JSON.parse can recurse deeply
   if (nestingDepth(text) > maxDepth) return false;
-  try { JSON.parse(text); } catch { return false; }
+  try {
+    JSON.parse(text);
+  } catch {
+    return false;
+  }
   return true;
 }
 
@@ -41,28 +51,51 @@ export class RNode {
   key: Buffer | null = null;
   outerStart: number;
   outerEnd: number;
-  constructor(public kind: Kind, public src: Buffer, public start: number, public end: number) {
+  constructor(
+    public kind: Kind,
+    public src: Buffer,
+    public start: number,
+    public end: number,
+  ) {
     this.outerStart = start;
     this.outerEnd = end;
   }
-  get text(): string { return this.src.subarray(this.start, this.end).toString("utf8"); }
-  get isContainer(): boolean { return this.kind === "array" || this.kind === "object"; }
+  get text(): string {
+    return this.src.subarray(this.start, this.end).toString("utf8");
+  }
+  get isContainer(): boolean {
+    return this.kind === "array" || this.kind === "object";
+  }
 }
 
 /** Builds the span tree of valid JSON bytes (recursive: callers check the depth limit first). */
 export function parseSpans(src: Buffer): RNode {
   let p = 0;
-  const ws = (): void => { while (p < src.length && " \t\n\r".includes(String.fromCharCode(src[p]))) p++; };
-  const str = (): void => { p++; while (src[p] !== 0x22) p += src[p] === 0x5c ? 2 : 1; p++; };
+  const ws = (): void => {
+    while (p < src.length && " \t\n\r".includes(String.fromCharCode(src[p]))) p++;
+  };
+  const str = (): void => {
+    p++;
+    while (src[p] !== 0x22) p += src[p] === 0x5c ? 2 : 1;
+    p++;
+  };
   const value = (): RNode => {
     ws();
-    const start = p, c = String.fromCharCode(src[p]);
+    const start = p,
+      c = String.fromCharCode(src[p]);
     if (c === "{" || c === "[") {
       const node = new RNode(c === "{" ? "object" : "array", src, start, 0);
-      p++; ws();
+      p++;
+      ws();
       while (src[p] !== (c === "{" ? 0x7d : 0x5d)) {
         let key: Buffer | null = null;
-        if (c === "{") { const ks = p; str(); key = src.subarray(ks + 1, p - 1); ws(); p++; }
+        if (c === "{") {
+          const ks = p;
+          str();
+          key = src.subarray(ks + 1, p - 1);
+          ws();
+          p++;
+        }
         const child = value();
         child.key = key;
         child.parent = node;
@@ -75,9 +108,18 @@ export function parseSpans(src: Buffer): RNode {
       node.end = node.outerEnd = p;
       return node;
     }
-    if (c === "\"") { str(); return new RNode("string", src, start, p); }
-    if (c === "t" || c === "n") { p += 4; return new RNode(c === "t" ? "bool" : "null", src, start, p); }
-    if (c === "f") { p += 5; return new RNode("bool", src, start, p); }
+    if (c === '"') {
+      str();
+      return new RNode("string", src, start, p);
+    }
+    if (c === "t" || c === "n") {
+      p += 4;
+      return new RNode(c === "t" ? "bool" : "null", src, start, p);
+    }
+    if (c === "f") {
+      p += 5;
+      return new RNode("bool", src, start, p);
+    }
     while (p < src.length && /[-+.eE0-9]/.test(String.fromCharCode(src[p]))) p++;
     return new RNode("number", src, start, p);
   };
@@ -92,18 +134,21 @@ export function parseDoc(bytes: Uint8Array): RNode | null {
 }
 
 export function decodeKey(node: RNode): string {
-  return node.key === null ? "" : JSON.parse(`"${node.key.toString("utf8")}"`) as string;
+  return node.key === null ? "" : (JSON.parse(`"${node.key.toString("utf8")}"`) as string);
 }
 
 export function serialize(node: RNode): Buffer {
   const parts: Buffer[] = [];
   const emit = (n: RNode): void => {
-    if (!n.dirty) { parts.push(n.src.subarray(n.outerStart, n.outerEnd)); return; }
+    if (!n.dirty) {
+      parts.push(n.src.subarray(n.outerStart, n.outerEnd));
+      return;
+    }
     const obj = n.kind === "object";
     parts.push(Buffer.from(obj ? "{" : "["));
     n.items.forEach((c, i) => {
       if (i > 0) parts.push(Buffer.from(","));
-      if (obj) parts.push(Buffer.from("\""), c.key ?? Buffer.alloc(0), Buffer.from("\":"));
+      if (obj) parts.push(Buffer.from('"'), c.key ?? Buffer.alloc(0), Buffer.from('":'));
       emit(c);
     });
     parts.push(Buffer.from(obj ? "}" : "]"));
@@ -129,17 +174,32 @@ export function makeValue(spec: ValueSpec): RNode | null {
   switch (tag) {
     case "json": {
       const n = parseDoc(Buffer.from(arg as string, "utf8"));
-      if (n) { n.outerStart = n.start; n.outerEnd = n.end; }
+      if (n) {
+        n.outerStart = n.start;
+        n.outerEnd = n.end;
+      }
       return n;
     }
-    case "str": return scalar("string", JSON.stringify(arg as string));
-    case "units": return scalar("string", JSON.stringify(String.fromCharCode(...(arg as number[]))));
-    case "int": return scalar("number", BigInt(arg as string).toString());
-    case "raw": return NUMBER_GRAMMAR.test(arg as string) ? scalar("number", arg as string) : null;
-    case "bool": return scalar("bool", arg ? "true" : "false");
-    case "null": return scalar("null", "null");
-    case "obj": case "arr": { const n = new RNode(tag === "obj" ? "object" : "array", Buffer.alloc(0), 0, 0); n.dirty = true; return n; }
-    default: return null;
+    case "str":
+      return scalar("string", JSON.stringify(arg as string));
+    case "units":
+      return scalar("string", JSON.stringify(String.fromCharCode(...(arg as number[]))));
+    case "int":
+      return scalar("number", BigInt(arg as string).toString());
+    case "raw":
+      return NUMBER_GRAMMAR.test(arg as string) ? scalar("number", arg as string) : null;
+    case "bool":
+      return scalar("bool", arg ? "true" : "false");
+    case "null":
+      return scalar("null", "null");
+    case "obj":
+    case "arr": {
+      const n = new RNode(tag === "obj" ? "object" : "array", Buffer.alloc(0), 0, 0);
+      n.dirty = true;
+      return n;
+    }
+    default:
+      return null;
   }
 }
 
@@ -164,8 +224,13 @@ export function set(node: RNode, key: string, v: RNode): boolean {
   if (node.kind !== "object") return false;
   let i = node.items.length - 1;
   while (i >= 0 && decodeKey(node.items[i]) !== key) i--;
-  if (i >= 0) { v.key = node.items[i].key; node.items[i] = link(node, v); }
-  else { v.key = Buffer.from(JSON.stringify(key).slice(1, -1), "utf8"); node.items.push(link(node, v)); }
+  if (i >= 0) {
+    v.key = node.items[i].key;
+    node.items[i] = link(node, v);
+  } else {
+    v.key = Buffer.from(JSON.stringify(key).slice(1, -1), "utf8");
+    node.items.push(link(node, v));
+  }
   markDirty(node);
   return true;
 }
@@ -210,7 +275,9 @@ export function replace(node: RNode, i: number, v: RNode): boolean {
 // ---- typed readers: [state, value text] with ReadState Ok = 2, Invalid = 3 ----
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const I64_MIN = -(2n ** 63n), I64_MAX = 2n ** 63n - 1n, U64_MAX = 2n ** 64n - 1n;
+const I64_MIN = -(2n ** 63n),
+  I64_MAX = 2n ** 63n - 1n,
+  U64_MAX = 2n ** 64n - 1n;
 
 export function readString(n: RNode): [number, string] {
   if (n.kind !== "string") return [3, ""];
@@ -254,16 +321,25 @@ export function normalizeNumber(text: string): string {
 export function refEquals(a: RNode, b: RNode): boolean {
   if (a.kind !== b.kind) return false;
   switch (a.kind) {
-    case "null": return true;
-    case "bool": return a.text === b.text;
-    case "number": return normalizeNumber(a.text) === normalizeNumber(b.text);
-    case "string": return JSON.parse(a.text) === JSON.parse(b.text);
-    case "array": return a.items.length === b.items.length && a.items.every((x, i) => refEquals(x, b.items[i]));
+    case "null":
+      return true;
+    case "bool":
+      return a.text === b.text;
+    case "number":
+      return normalizeNumber(a.text) === normalizeNumber(b.text);
+    case "string":
+      return JSON.parse(a.text) === JSON.parse(b.text);
+    case "array":
+      return a.items.length === b.items.length && a.items.every((x, i) => refEquals(x, b.items[i]));
     default: {
       const members = (n: RNode): Map<string, RNode> => new Map(n.items.map((c) => [decodeKey(c), c]));
-      const ma = members(a), mb = members(b);
+      const ma = members(a),
+        mb = members(b);
       if (ma.size !== mb.size) return false;
-      for (const [k, v] of ma) { const w = mb.get(k); if (!w || !refEquals(v, w)) return false; }
+      for (const [k, v] of ma) {
+        const w = mb.get(k);
+        if (!w || !refEquals(v, w)) return false;
+      }
       return true;
     }
   }

@@ -16,13 +16,24 @@ import { diffObjects } from "../host/response";
 const VALIDATOR_CHECKED_PATHS: Record<string, string[]> = {
   // docs/policies/cacheengine-validator.md: kind dispatch, then the field table, on object and
   // oldObject
-  "cacheengine-validator": ["kind.kind", "operation", "name", "namespace", ...["object", "oldObject"].flatMap((o) => [
-    `${o}.metadata.name`,
-    `${o}.spec.server.chunkSize`, `${o}.spec.blend.checkLayer`, `${o}.spec.blend.recompRatio`,
-    `${o}.spec.injection.payloadImage.repository`, `${o}.spec.injection.payloadImage.tag`,
-    `${o}.spec.injection.payloadImage.pullPolicy`, `${o}.spec.injection.imagePullSecrets[].name`,
-    `${o}.spec.injection.targetContainer`, `${o}.spec.injection.cudagraph`,
-  ])],
+  "cacheengine-validator": [
+    "kind.kind",
+    "operation",
+    "name",
+    "namespace",
+    ...["object", "oldObject"].flatMap((o) => [
+      `${o}.metadata.name`,
+      `${o}.spec.server.chunkSize`,
+      `${o}.spec.blend.checkLayer`,
+      `${o}.spec.blend.recompRatio`,
+      `${o}.spec.injection.payloadImage.repository`,
+      `${o}.spec.injection.payloadImage.tag`,
+      `${o}.spec.injection.payloadImage.pullPolicy`,
+      `${o}.spec.injection.imagePullSecrets[].name`,
+      `${o}.spec.injection.targetContainer`,
+      `${o}.spec.injection.cudagraph`,
+    ]),
+  ],
 };
 
 export interface JsBaseline {
@@ -34,7 +45,9 @@ export interface JsBaseline {
 
 // Results are folded into this so V8 cannot drop the reads as dead code.
 let sink = 0;
-export function baselineSink(): number { return sink; }
+export function baselineSink(): number {
+  return sink;
+}
 
 function walkPath(node: unknown, parts: string[], i: number): void {
   if (node === null || node === undefined) return;
@@ -52,8 +65,14 @@ function walkPath(node: unknown, parts: string[], i: number): void {
 }
 
 function walkAll(node: unknown): void {
-  if (Array.isArray(node)) { for (const item of node) walkAll(item); return; }
-  if (node !== null && typeof node === "object") { for (const k in node) walkAll((node as Record<string, unknown>)[k]); return; }
+  if (Array.isArray(node)) {
+    for (const item of node) walkAll(item);
+    return;
+  }
+  if (node !== null && typeof node === "object") {
+    for (const k in node) walkAll((node as Record<string, unknown>)[k]);
+    return;
+  }
   sink += typeof node === "string" ? node.length : 1;
 }
 
@@ -61,11 +80,20 @@ function walkAll(node: unknown): void {
  * Builds the baseline for `payload`, given the policy's parsed response. The baseline's output is
  * JSON-equal to the policy's response (checked by the caller with `sameJson`).
  */
-export function buildBaseline(policyName: string, payload: Buffer, response: Record<string, unknown>, hostResponses: Buffer[] = []): JsBaseline {
+export function buildBaseline(
+  policyName: string,
+  payload: Buffer,
+  response: Record<string, unknown>,
+  hostResponses: Buffer[] = [],
+): JsBaseline {
   // a host answer that is not JSON (a proxy's error page, in some cases) is a caught error, as in a JS policy
   const readHostResponses = (): void => {
     for (const r of hostResponses) {
-      try { sink += JSON.parse(r.toString("utf8")) === null ? 0 : 1; } catch { sink += 2; }
+      try {
+        sink += JSON.parse(r.toString("utf8")) === null ? 0 : 1;
+      } catch {
+        sink += 2;
+      }
     }
   };
   const keys = Object.keys(response);
@@ -80,7 +108,8 @@ export function buildBaseline(policyName: string, payload: Buffer, response: Rec
         const doc = JSON.parse(payload.toString("utf8")) as { request: { object?: unknown } };
         readHostResponses();
         let object = doc.request.object;
-        if (rootReplaced) object = response.mutated_object; // not a container: nothing to patch in place
+        if (rootReplaced)
+          object = response.mutated_object; // not a container: nothing to patch in place
         else if (ops.length > 0) object = applyPatch(object, ops, false, true).newDocument;
         const out: Record<string, unknown> = {};
         for (const k of keys) out[k] = k === "mutated_object" ? object : response[k];
@@ -106,5 +135,7 @@ export function buildBaseline(policyName: string, payload: Buffer, response: Rec
 export function sameJson(a: Buffer, b: Buffer): boolean {
   try {
     return diffObjects(JSON.parse(a.toString("utf8")), JSON.parse(b.toString("utf8"))).length === 0;
-  } catch { return false; }
+  } catch {
+    return false;
+  }
 }

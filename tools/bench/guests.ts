@@ -19,24 +19,37 @@ function listFiles(dir: string, out: string[] = []): string[] {
   if (!fs.existsSync(dir)) return out;
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) { if (e.name !== "__tests__") listFiles(p, out); }
-    else if (e.isFile() && e.name.endsWith(".ts")) out.push(p);
+    if (e.isDirectory()) {
+      if (e.name !== "__tests__") listFiles(p, out);
+    } else if (e.isFile() && e.name.endsWith(".ts")) out.push(p);
   }
   return out.sort();
 }
 
 function compilerVersion(): string {
   try {
-    return (JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules", "assemblyscript", "package.json"), "utf8")) as { version: string }).version;
-  } catch { return "unknown"; }
+    return (
+      JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules", "assemblyscript", "package.json"), "utf8")) as {
+        version: string;
+      }
+    ).version;
+  } catch {
+    return "unknown";
+  }
 }
 
 /** Content hash of everything that determines the guest's wasm. */
 function inputsHash(guestDir: string): string {
   const h = crypto.createHash("sha256");
   h.update(compilerVersion()).update("\0").update(PRODUCTION_FLAGS.join(" ")).update("\0");
-  const files = [...listFiles(guestDir), ...listFiles(path.join(ROOT, "assembly")), path.join(ROOT, "asconfig.json"),
-    ...["compile-guest.ts", "segments.ts", "texts.ts", "texts-transform.mjs", "texts-contract.json"].map((f) => path.join(ROOT, "tools", "wasm", f))];
+  const files = [
+    ...listFiles(guestDir),
+    ...listFiles(path.join(ROOT, "assembly")),
+    path.join(ROOT, "asconfig.json"),
+    ...["compile-guest.ts", "segments.ts", "texts.ts", "texts-transform.mjs", "texts-contract.json"].map((f) =>
+      path.join(ROOT, "tools", "wasm", f),
+    ),
+  ];
   for (const f of files) {
     if (!fs.existsSync(f)) continue;
     h.update(path.relative(ROOT, f)).update("\0").update(fs.readFileSync(f)).update("\0");
@@ -58,14 +71,18 @@ export function compileTestGuest(name: string, opts: { log?: (line: string) => v
   fs.mkdirSync(outDir, { recursive: true });
   opts.log?.(`compiling test guest ${name} (production flags)`);
   const tmp = `${out}.${process.pid}.tmp`;
-  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "tools", "wasm", "compile-guest.ts"), path.relative(ROOT, entry), tmp],
-    { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(
+    process.execPath,
+    ["--import", "tsx", path.join(ROOT, "tools", "wasm", "compile-guest.ts"), path.relative(ROOT, entry), tmp],
+    { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
   if (r.status !== 0 || !fs.existsSync(tmp)) {
     fs.rmSync(tmp, { force: true });
     throw new Error(`asc failed for test guest ${name}:\n${(r.stdout ?? "") + (r.stderr ?? "")}`.trimEnd());
   }
   // Rename makes the cache entry appear atomically, so concurrent test processes never read half a file.
   fs.renameSync(tmp, out);
-  for (const old of fs.readdirSync(outDir)) if (old.endsWith(".wasm") && path.join(outDir, old) !== out) fs.rmSync(path.join(outDir, old), { force: true });
+  for (const old of fs.readdirSync(outDir))
+    if (old.endsWith(".wasm") && path.join(outDir, old) !== out) fs.rmSync(path.join(outDir, old), { force: true });
   return out;
 }

@@ -30,9 +30,16 @@ export const HOSTILE_TARGETS = {
  * miss stays visible.
  */
 export const KNOWN_OVER_BUDGET: readonly string[] = [
-  "cacheengine-validator/many-violations", "cacheengine-validator/many-violations-update", "cacheengine-validator/long-valid-list",
-  "lmcache-injector/env-50k", "lmcache-injector/args-50k", "lmcache-injector/containers-50k-target-last", "lmcache-injector/volumes-50k",
-  "lmcache-injector/pod-pull-secrets-50k", "lmcache-injector/pull-secrets-annotation-150k", "lmcache-injector/bad-engine-reference",
+  "cacheengine-validator/many-violations",
+  "cacheengine-validator/many-violations-update",
+  "cacheengine-validator/long-valid-list",
+  "lmcache-injector/env-50k",
+  "lmcache-injector/args-50k",
+  "lmcache-injector/containers-50k-target-last",
+  "lmcache-injector/volumes-50k",
+  "lmcache-injector/pod-pull-secrets-50k",
+  "lmcache-injector/pull-secrets-annotation-150k",
+  "lmcache-injector/bad-engine-reference",
   "lmcache-injector/unknown-container-name",
 ];
 
@@ -88,7 +95,8 @@ export function growTo(make: (n: number) => Buffer, target: number): Buffer {
   let lo = Math.floor(hi / 2);
   while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
-    if (make(mid).length < target) lo = mid; else hi = mid;
+    if (make(mid).length < target) lo = mid;
+    else hi = mid;
   }
   return make(hi);
 }
@@ -99,7 +107,15 @@ function payloadOf(request: Json, settings: Json): Buffer {
 
 type Mutator = (request: Json, n: number) => void;
 
-function shape(policy: string, name: string, description: string, base: Json, settings: Json, mutate: Mutator, target: number): HostileShape {
+function shape(
+  policy: string,
+  name: string,
+  description: string,
+  base: Json,
+  settings: Json,
+  mutate: Mutator,
+  target: number,
+): HostileShape {
   const payload = growTo((n) => {
     const request = clone(base);
     mutate(request, n);
@@ -125,30 +141,48 @@ function cacheengineShapes(target: number): HostileShape[] {
   const s = (name: string, description: string, mutate: Mutator, from: Json = base): HostileShape =>
     shape(p, name, description, from, {}, mutate, target);
   return [
-    s("backslash-pull-policy", "payloadImage.pullPolicy is a run of backslashes (echoed, each one escaped)",
-      (r, n) => { imageOf(r).pullPolicy = "\\".repeat(n); }),
-    s("control-char-pull-policy", "payloadImage.pullPolicy is a run of U+0001 (echoed as \\x01)",
-      (r, n) => { imageOf(r).pullPolicy = "\u0001".repeat(n); }),
-    s("quoted-name-and-tag", "metadata.name is a run of quotes and the tag a run of tabs (both echoed)",
-      (r, n) => { obj(objectOf(r).metadata).name = "\"".repeat(n); imageOf(r).tag = "\t".repeat(n); }),
-    s("many-violations", "imagePullSecrets holds tens of thousands of names that are not DNS-1123 subdomains",
-      (r, n) => { injectionOf(r).imagePullSecrets = range(n, (i) => ({ name: `Bad_${i}` })); }),
-    s("many-violations-update", "UPDATE: old and new engines both carry tens of thousands of bad pull secret names, differently ordered",
+    s("backslash-pull-policy", "payloadImage.pullPolicy is a run of backslashes (echoed, each one escaped)", (r, n) => {
+      imageOf(r).pullPolicy = "\\".repeat(n);
+    }),
+    s("control-char-pull-policy", "payloadImage.pullPolicy is a run of U+0001 (echoed as \\x01)", (r, n) => {
+      imageOf(r).pullPolicy = "\u0001".repeat(n);
+    }),
+    s("quoted-name-and-tag", "metadata.name is a run of quotes and the tag a run of tabs (both echoed)", (r, n) => {
+      obj(objectOf(r).metadata).name = '"'.repeat(n);
+      imageOf(r).tag = "\t".repeat(n);
+    }),
+    s(
+      "many-violations",
+      "imagePullSecrets holds tens of thousands of names that are not DNS-1123 subdomains",
+      (r, n) => {
+        injectionOf(r).imagePullSecrets = range(n, (i) => ({ name: `Bad_${i}` }));
+      },
+    ),
+    s(
+      "many-violations-update",
+      "UPDATE: old and new engines both carry tens of thousands of bad pull secret names, differently ordered",
       (r, n) => {
         r.operation = "UPDATE";
         injectionOf(r).imagePullSecrets = range(n, (i) => ({ name: `Bad_${i}` }));
         const old = clone(objectOf(r));
         obj(obj(old.spec).injection).imagePullSecrets = range(n, (i) => ({ name: `Bad_${n - i}` }));
         r.oldObject = old;
-      }),
-    s("long-valid-list", "imagePullSecrets holds 50,000+ valid names",
-      (r, n) => { injectionOf(r).imagePullSecrets = range(n, (i) => ({ name: `pull-secret-${i}` })); }),
-    s("wide-payload-image", "payloadImage has 100,000+ unknown keys beside the ones the rules read",
-      (r, n) => { const image = imageOf(r); for (let i = 0; i < n; i++) image[`k${i}`] = i; }),
-    s("wide-labels", "metadata.labels has 100,000+ keys",
-      (r, n) => { const labels = obj(obj(objectOf(r).metadata).labels); for (let i = 0; i < n; i++) labels[`l${i}`] = "v"; }),
-    s("long-groups", "userInfo.groups has 80,000+ items",
-      (r, n) => { obj(r.userInfo).groups = range(n, (i) => `group-${i}`); }),
+      },
+    ),
+    s("long-valid-list", "imagePullSecrets holds 50,000+ valid names", (r, n) => {
+      injectionOf(r).imagePullSecrets = range(n, (i) => ({ name: `pull-secret-${i}` }));
+    }),
+    s("wide-payload-image", "payloadImage has 100,000+ unknown keys beside the ones the rules read", (r, n) => {
+      const image = imageOf(r);
+      for (let i = 0; i < n; i++) image[`k${i}`] = i;
+    }),
+    s("wide-labels", "metadata.labels has 100,000+ keys", (r, n) => {
+      const labels = obj(obj(objectOf(r).metadata).labels);
+      for (let i = 0; i < n; i++) labels[`l${i}`] = "v";
+    }),
+    s("long-groups", "userInfo.groups has 80,000+ items", (r, n) => {
+      obj(r.userInfo).groups = range(n, (i) => `group-${i}`);
+    }),
   ];
 }
 
@@ -161,31 +195,53 @@ function lmcacheShapes(target: number): HostileShape[] {
     shape(p, name, description, base, settings, mutate, target);
   const vllm = (r: Json): Json => containersOf(r)[1];
   return [
-    s("env-50k", "the target container has 50,000+ env entries",
-      (r, n) => { vllm(r).env = range(n, (i) => ({ name: `E_${i}`, value: "v" })); }),
-    s("args-50k", "the target container has 50,000+ args",
-      (r, n) => { vllm(r).args = range(n, (i) => `--a${i}`); }),
-    s("annotations-130k", "the pod has 130,000+ annotations",
-      (r, n) => { const a = annotationsOf(r); for (let i = 0; i < n; i++) a[`example.com/a${i}`] = "v"; }),
-    s("containers-50k-target-last", "50,000+ containers, the target last",
+    s("env-50k", "the target container has 50,000+ env entries", (r, n) => {
+      vllm(r).env = range(n, (i) => ({ name: `E_${i}`, value: "v" }));
+    }),
+    s("args-50k", "the target container has 50,000+ args", (r, n) => {
+      vllm(r).args = range(n, (i) => `--a${i}`);
+    }),
+    s("annotations-130k", "the pod has 130,000+ annotations", (r, n) => {
+      const a = annotationsOf(r);
+      for (let i = 0; i < n; i++) a[`example.com/a${i}`] = "v";
+    }),
+    s("containers-50k-target-last", "50,000+ containers, the target last", (r, n) => {
+      const target = vllm(r);
+      specOf(r).containers = [...range(n, (i) => ({ name: `c${i}`, image: "busybox" })), target];
+    }),
+    s("volumes-50k", "50,000+ volumes (staging adds one)", (r, n) => {
+      specOf(r).volumes = range(n, (i) => ({ name: `v${i}`, emptyDir: {} }));
+    }),
+    s("pod-pull-secrets-50k", "50,000+ pod imagePullSecrets (staging merges its own)", (r, n) => {
+      specOf(r).imagePullSecrets = range(n, (i) => ({ name: `s${i}` }));
+    }),
+    s("pull-secrets-annotation-150k", "the pull-secrets annotation lists 150,000+ names", (r, n) => {
+      annotationsOf(r)["lmcache.ai/lmcache-image-pull-secrets"] = range(n, (i) => `s${i}`).join(",");
+    }),
+    s(
+      "bad-pull-secrets-annotation",
+      "the pull-secrets annotation is one long invalid name of control characters (echoed in the skip warning)",
       (r, n) => {
-        const target = vllm(r);
-        specOf(r).containers = [...range(n, (i) => ({ name: `c${i}`, image: "busybox" })), target];
-      }),
-    s("volumes-50k", "50,000+ volumes (staging adds one)",
-      (r, n) => { specOf(r).volumes = range(n, (i) => ({ name: `v${i}`, emptyDir: {} })); }),
-    s("pod-pull-secrets-50k", "50,000+ pod imagePullSecrets (staging merges its own)",
-      (r, n) => { specOf(r).imagePullSecrets = range(n, (i) => ({ name: `s${i}` })); }),
-    s("pull-secrets-annotation-150k", "the pull-secrets annotation lists 150,000+ names",
-      (r, n) => { annotationsOf(r)["lmcache.ai/lmcache-image-pull-secrets"] = range(n, (i) => `s${i}`).join(","); }),
-    s("bad-pull-secrets-annotation", "the pull-secrets annotation is one long invalid name of control characters (echoed in the skip warning)",
-      (r, n) => { annotationsOf(r)["lmcache.ai/lmcache-image-pull-secrets"] = "\u0001".repeat(n); }),
-    s("bad-engine-reference", "the engine annotation is a long run of backslashes (echoed in the skip warning)",
-      (r, n) => { annotationsOf(r)["lmcache.ai/lmcache-engine"] = "\\".repeat(n); }),
-    s("unknown-container-name", "the container annotation names a missing container with a long run of quotes (echoed)",
-      (r, n) => { annotationsOf(r)["lmcache.ai/lmcache-container"] = "\"".repeat(n); }),
-    s("long-groups", "userInfo.groups has 80,000+ items",
-      (r, n) => { obj(r.userInfo).groups = range(n, (i) => `group-${i}`); }),
+        annotationsOf(r)["lmcache.ai/lmcache-image-pull-secrets"] = "\u0001".repeat(n);
+      },
+    ),
+    s(
+      "bad-engine-reference",
+      "the engine annotation is a long run of backslashes (echoed in the skip warning)",
+      (r, n) => {
+        annotationsOf(r)["lmcache.ai/lmcache-engine"] = "\\".repeat(n);
+      },
+    ),
+    s(
+      "unknown-container-name",
+      "the container annotation names a missing container with a long run of quotes (echoed)",
+      (r, n) => {
+        annotationsOf(r)["lmcache.ai/lmcache-container"] = '"'.repeat(n);
+      },
+    ),
+    s("long-groups", "userInfo.groups has 80,000+ items", (r, n) => {
+      obj(r.userInfo).groups = range(n, (i) => `group-${i}`);
+    }),
   ];
 }
 
@@ -200,10 +256,12 @@ export function hostileShapes(policy: string, target = HOSTILE_REQUEST_BYTES): H
 export function outputBytesOf(response: Json): number {
   let n = 0;
   if (typeof response.message === "string") n += Buffer.byteLength(response.message);
-  if (Array.isArray(response.warnings)) for (const w of response.warnings) if (typeof w === "string") n += Buffer.byteLength(w);
+  if (Array.isArray(response.warnings))
+    for (const w of response.warnings) if (typeof w === "string") n += Buffer.byteLength(w);
   const audit = response.audit_annotations;
   if (audit !== null && typeof audit === "object") {
-    for (const [k, v] of Object.entries(audit as Json)) n += Buffer.byteLength(k) + (typeof v === "string" ? Buffer.byteLength(v) : 0);
+    for (const [k, v] of Object.entries(audit as Json))
+      n += Buffer.byteLength(k) + (typeof v === "string" ? Buffer.byteLength(v) : 0);
   }
   return n;
 }
@@ -251,7 +309,14 @@ export function runHostile(opts: HostileOptions = {}): HostileReport {
     const module = PolicyModule.fromFile(p.wasm);
     for (const sh of hostileShapes(p.name, opts.target)) {
       if (opts.shapes && !opts.shapes.some((n) => sh.name.includes(n))) continue;
-      const r: HostileResult = { policy: p.name, shape: sh.name, description: sh.description, payloadBytes: sh.payload.length, outcome: "-", outputBytes: 0 };
+      const r: HostileResult = {
+        policy: p.name,
+        shape: sh.name,
+        description: sh.description,
+        payloadBytes: sh.payload.length,
+        outcome: "-",
+        outputBytes: 0,
+      };
       results.push(r);
       const first = module.call("validate", sh.payload);
       if (!first.ok || !first.response) {
@@ -265,18 +330,37 @@ export function runHostile(opts: HostileOptions = {}): HostileReport {
       let memoryBytes = first.memoryBytes;
       if (opts.timed && !opts.timed(sh)) {
         r.memoryBytes = memoryBytes;
-        log(`  ${p.name} ${sh.name}: ${r.outcome}; ${(first.elapsedMs ?? 0).toFixed(1)} ms once (not timed); ${(memoryBytes / 1048576).toFixed(1)} MiB; says ${r.outputBytes} B`);
+        log(
+          `  ${p.name} ${sh.name}: ${r.outcome}; ${(first.elapsedMs ?? 0).toFixed(1)} ms once (not timed); ${(memoryBytes / 1048576).toFixed(1)} MiB; says ${r.outputBytes} B`,
+        );
         continue;
       }
-      const m = measureInterleaved({
-        policy: () => { memoryBytes = Math.max(memoryBytes, module.call("validate", sh.payload).memoryBytes); },
-        reference: () => { reference.call("validate", sh.payload); },
-      }, { iterations, warmup: 1, block: 1 });
-      const cpu = fastestCpuUs([() => module.call("validate", sh.payload), () => reference.call("validate", sh.payload)], iterations);
+      const m = measureInterleaved(
+        {
+          policy: () => {
+            memoryBytes = Math.max(memoryBytes, module.call("validate", sh.payload).memoryBytes);
+          },
+          reference: () => {
+            reference.call("validate", sh.payload);
+          },
+        },
+        { iterations, warmup: 1, block: 1 },
+      );
+      const cpu = fastestCpuUs(
+        [() => module.call("validate", sh.payload), () => reference.call("validate", sh.payload)],
+        iterations,
+      );
       r.cpuRatio = Math.round((cpu[0] / Math.max(1, cpu[1])) * 10) / 10;
-      Object.assign(r, { fresh: m.policy, reference: m.reference, ratio: Math.round((m.policy.medianUs / m.reference.medianUs) * 10) / 10,
-        minRatio: Math.round((m.policy.minUs / m.reference.minUs) * 10) / 10, memoryBytes });
-      log(`  ${p.name} ${sh.name}: ${(sh.payload.length / 1048576).toFixed(2)} MiB ${r.outcome}; ${(m.policy.medianUs / 1000).toFixed(1)} ms vs ${(m.reference.medianUs / 1000).toFixed(1)} ms = ${r.ratio}x (fastest ${r.minRatio}x, cpu ${r.cpuRatio}x); ${(memoryBytes / 1048576).toFixed(1)} MiB; says ${r.outputBytes} B`);
+      Object.assign(r, {
+        fresh: m.policy,
+        reference: m.reference,
+        ratio: Math.round((m.policy.medianUs / m.reference.medianUs) * 10) / 10,
+        minRatio: Math.round((m.policy.minUs / m.reference.minUs) * 10) / 10,
+        memoryBytes,
+      });
+      log(
+        `  ${p.name} ${sh.name}: ${(sh.payload.length / 1048576).toFixed(2)} MiB ${r.outcome}; ${(m.policy.medianUs / 1000).toFixed(1)} ms vs ${(m.reference.medianUs / 1000).toFixed(1)} ms = ${r.ratio}x (fastest ${r.minRatio}x, cpu ${r.cpuRatio}x); ${(memoryBytes / 1048576).toFixed(1)} MiB; says ${r.outputBytes} B`,
+      );
     }
   }
   return { referenceWasmBytes: fs.statSync(referenceWasm).size, results };
@@ -284,8 +368,13 @@ export function runHostile(opts: HostileOptions = {}): HostileReport {
 
 /** Whether a result is within every budget of the issue (a failed evaluation is not). */
 export function withinBudget(r: HostileResult, ratioLimit: number = HOSTILE_TARGETS.ratio): boolean {
-  return r.error === undefined && r.ratio !== undefined && r.ratio <= ratioLimit &&
-    (r.memoryBytes ?? Infinity) <= HOSTILE_TARGETS.memoryBytes && r.outputBytes <= HOSTILE_TARGETS.outputBytes;
+  return (
+    r.error === undefined &&
+    r.ratio !== undefined &&
+    r.ratio <= ratioLimit &&
+    (r.memoryBytes ?? Infinity) <= HOSTILE_TARGETS.memoryBytes &&
+    r.outputBytes <= HOSTILE_TARGETS.outputBytes
+  );
 }
 
 /** The markdown table of the suite (benchmark report and docs). */
@@ -298,7 +387,9 @@ export function renderHostileMarkdown(report: HostileReport): string {
   ];
   for (const r of report.results) {
     const ms = (s?: Stats) => (s ? `${(s.medianUs / 1000).toFixed(1)} ms` : "-");
-    lines.push(`| ${r.policy} | ${r.shape} | ${(r.payloadBytes / 1048576).toFixed(2)} MiB | ${r.error ?? r.outcome} | ${ms(r.fresh)} | ${ms(r.reference)} | ${r.ratio !== undefined ? `${r.ratio}×` : "-"} | ${r.minRatio !== undefined ? `${r.minRatio}×` : "-"} | ${r.cpuRatio !== undefined ? `${r.cpuRatio}×` : "-"} | ${r.memoryBytes !== undefined ? `${(r.memoryBytes / 1048576).toFixed(1)} MiB` : "-"} | ${r.outputBytes} B | ${withinBudget(r) ? "PASS" : "MISS"} |`);
+    lines.push(
+      `| ${r.policy} | ${r.shape} | ${(r.payloadBytes / 1048576).toFixed(2)} MiB | ${r.error ?? r.outcome} | ${ms(r.fresh)} | ${ms(r.reference)} | ${r.ratio !== undefined ? `${r.ratio}×` : "-"} | ${r.minRatio !== undefined ? `${r.minRatio}×` : "-"} | ${r.cpuRatio !== undefined ? `${r.cpuRatio}×` : "-"} | ${r.memoryBytes !== undefined ? `${(r.memoryBytes / 1048576).toFixed(1)} MiB` : "-"} | ${r.outputBytes} B | ${withinBudget(r) ? "PASS" : "MISS"} |`,
+    );
   }
   return lines.join("\n") + "\n";
 }

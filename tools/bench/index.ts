@@ -17,53 +17,91 @@ function positiveInt(value: string): number {
 export function registerBench(program: Command): void {
   program
     .command("bench")
-    .description("benchmark every built policy (fresh, warm, plain-JS baseline), the minimal guest and the JSON DOM; check the targets")
+    .description(
+      "benchmark every built policy (fresh, warm, plain-JS baseline), the minimal guest and the JSON DOM; check the targets",
+    )
     .argument("[policies...]", "policy names (default: every built policy)")
     .option("--iterations <n>", "timed samples per measurement (default 200, --quick 30)", positiveInt)
     .option("--out <dir>", "where bench.md and bench.json are written", "bench-results")
     .option("--quick", "few iterations and only each policy's primary case (smoke run)")
     .option("--cases <names>", "comma-separated case names to measure (default: every validate case)")
-    .option("--module <name=wasm...>", "measure this module for a policy instead of its build output (metadata and cases from the policy)")
+    .option(
+      "--module <name=wasm...>",
+      "measure this module for a policy instead of its build output (metadata and cases from the policy)",
+    )
     .option("--strict", "exit 1 when a target is missed")
-    .option("--hostile", "also run the hostile-input suite (tools/bench/hostile.ts): cost per shape over a no-logic guest")
+    .option(
+      "--hostile",
+      "also run the hostile-input suite (tools/bench/hostile.ts): cost per shape over a no-logic guest",
+    )
     .option("--hostile-only", "run only the hostile-input suite")
-    .option("--record-pages", "record the pages each measured policy's primary case writes as the budget CI holds (tools/bench/page-budget.json; `npm run bench` does)")
-    .action((policies: string[], opts: { iterations?: number; out: string; quick?: boolean; cases?: string; strict?: boolean; module?: string[]; hostile?: boolean; hostileOnly?: boolean; recordPages?: boolean }) => {
-      const log = (line: string) => process.stderr.write(`${line}\n`);
-      if (opts.hostileOnly) {
-        const hostile = runHostile({ policies, iterations: opts.iterations ?? (opts.quick ? 3 : 7), log });
-        const markdown = `## Hostile inputs\n\n${renderHostileMarkdown(hostile)}`;
+    .option(
+      "--record-pages",
+      "record the pages each measured policy's primary case writes as the budget CI holds (tools/bench/page-budget.json; `npm run bench` does)",
+    )
+    .action(
+      (
+        policies: string[],
+        opts: {
+          iterations?: number;
+          out: string;
+          quick?: boolean;
+          cases?: string;
+          strict?: boolean;
+          module?: string[];
+          hostile?: boolean;
+          hostileOnly?: boolean;
+          recordPages?: boolean;
+        },
+      ) => {
+        const log = (line: string) => process.stderr.write(`${line}\n`);
+        if (opts.hostileOnly) {
+          const hostile = runHostile({ policies, iterations: opts.iterations ?? (opts.quick ? 3 : 7), log });
+          const markdown = `## Hostile inputs\n\n${renderHostileMarkdown(hostile)}`;
+          fs.mkdirSync(opts.out, { recursive: true });
+          fs.writeFileSync(path.join(opts.out, "hostile.md"), markdown);
+          fs.writeFileSync(path.join(opts.out, "hostile.json"), JSON.stringify(hostile, null, 2) + "\n");
+          process.stdout.write(markdown);
+          return;
+        }
+        const report = runBench({
+          policies,
+          modules: Object.fromEntries(
+            (opts.module ?? []).map((m) => {
+              const eq = m.indexOf("=");
+              if (eq <= 0) throw new Error(`--module expects <policy>=<wasm>, got ${m}`);
+              return [m.slice(0, eq), m.slice(eq + 1)];
+            }),
+          ),
+          iterations: opts.iterations,
+          quick: opts.quick,
+          cases: opts.cases
+            ? opts.cases
+                .split(",")
+                .map((s) => s.trim())
+                .filter(Boolean)
+            : undefined,
+          log,
+        });
+        // the hostile suite is its own section (and file), so the main report's shape is unchanged
+        const hostile = opts.hostile ? runHostile({ policies, iterations: opts.quick ? 3 : 7, log }) : null;
+        const markdown =
+          renderMarkdown(report) + (hostile ? `\n## Hostile inputs\n\n${renderHostileMarkdown(hostile)}` : "");
         fs.mkdirSync(opts.out, { recursive: true });
-        fs.writeFileSync(path.join(opts.out, "hostile.md"), markdown);
-        fs.writeFileSync(path.join(opts.out, "hostile.json"), JSON.stringify(hostile, null, 2) + "\n");
+        fs.writeFileSync(path.join(opts.out, "bench.md"), markdown);
+        fs.writeFileSync(path.join(opts.out, "bench.json"), JSON.stringify(report, null, 2) + "\n");
+        if (hostile) fs.writeFileSync(path.join(opts.out, "hostile.json"), JSON.stringify(hostile, null, 2) + "\n");
+        // the page budget CI holds is what this run measured on each policy's own build
+        const overridden = new Set((opts.module ?? []).map((m) => m.slice(0, m.indexOf("="))));
+        if (opts.recordPages)
+          writePageBudget(updatedPageBudget(readPageBudget(), report, (name) => !overridden.has(name)));
         process.stdout.write(markdown);
-        return;
-      }
-      const report = runBench({
-        policies,
-        modules: Object.fromEntries((opts.module ?? []).map((m) => {
-          const eq = m.indexOf("=");
-          if (eq <= 0) throw new Error(`--module expects <policy>=<wasm>, got ${m}`);
-          return [m.slice(0, eq), m.slice(eq + 1)];
-        })),
-        iterations: opts.iterations,
-        quick: opts.quick,
-        cases: opts.cases ? opts.cases.split(",").map((s) => s.trim()).filter(Boolean) : undefined,
-        log,
-      });
-      // the hostile suite is its own section (and file), so the main report's shape is unchanged
-      const hostile = opts.hostile ? runHostile({ policies, iterations: opts.quick ? 3 : 7, log }) : null;
-      const markdown = renderMarkdown(report) + (hostile ? `\n## Hostile inputs\n\n${renderHostileMarkdown(hostile)}` : "");
-      fs.mkdirSync(opts.out, { recursive: true });
-      fs.writeFileSync(path.join(opts.out, "bench.md"), markdown);
-      fs.writeFileSync(path.join(opts.out, "bench.json"), JSON.stringify(report, null, 2) + "\n");
-      if (hostile) fs.writeFileSync(path.join(opts.out, "hostile.json"), JSON.stringify(hostile, null, 2) + "\n");
-      // the page budget CI holds is what this run measured on each policy's own build
-      const overridden = new Set((opts.module ?? []).map((m) => m.slice(0, m.indexOf("="))));
-      if (opts.recordPages) writePageBudget(updatedPageBudget(readPageBudget(), report, (name) => !overridden.has(name)));
-      process.stdout.write(markdown);
-      if (opts.recordPages) process.stderr.write(`bench: page budget recorded in ${path.relative(process.cwd(), PAGE_BUDGET_FILE)}\n`);
-      process.stderr.write(`bench: wrote ${path.join(opts.out, "bench.md")} and ${path.join(opts.out, "bench.json")}\n`);
-      if (opts.strict && !report.pass) process.exitCode = 1;
-    });
+        if (opts.recordPages)
+          process.stderr.write(`bench: page budget recorded in ${path.relative(process.cwd(), PAGE_BUDGET_FILE)}\n`);
+        process.stderr.write(
+          `bench: wrote ${path.join(opts.out, "bench.md")} and ${path.join(opts.out, "bench.json")}\n`,
+        );
+        if (opts.strict && !report.pass) process.exitCode = 1;
+      },
+    );
 }

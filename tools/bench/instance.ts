@@ -12,7 +12,12 @@ export function instantiateAndStart(module: WebAssembly.Module): WebAssembly.Ins
   // start-up never calls the host; the state only satisfies the import functions' signature
   const idle = newCallState("", "");
   let memory: WebAssembly.Memory | undefined;
-  const instance = new WebAssembly.Instance(module, { wapc: createWapcImports(() => idle, () => memory) });
+  const instance = new WebAssembly.Instance(module, {
+    wapc: createWapcImports(
+      () => idle,
+      () => memory,
+    ),
+  });
   memory = instance.exports.memory as WebAssembly.Memory;
   runInitializers(instance);
   return instance;
@@ -22,10 +27,14 @@ export function instantiateAndStart(module: WebAssembly.Module): WebAssembly.Ins
 export function timeStartOnly(module: WebAssembly.Module): number {
   const idle = newCallState("", "");
   let memory: WebAssembly.Memory | undefined;
-  const instance = new WebAssembly.Instance(module, { wapc: createWapcImports(() => idle, () => memory) });
+  const instance = new WebAssembly.Instance(module, {
+    wapc: createWapcImports(
+      () => idle,
+      () => memory,
+    ),
+  });
   memory = instance.exports.memory as WebAssembly.Memory;
   const t0 = process.hrtime.bigint();
   runInitializers(instance);
   return Number(process.hrtime.bigint() - t0);
 }
-

@@ -50,10 +50,15 @@ export function collectGarbage(): boolean {
       try {
         v8.setFlagsFromString("--expose-gc");
         gcFn = vm.runInNewContext("gc") as () => void;
-      } catch { gcFn = null; }
+      } catch {
+        gcFn = null;
+      }
     }
   }
-  if (gcFn) { gcFn(); return true; }
+  if (gcFn) {
+    gcFn();
+    return true;
+  }
   return false;
 }
 
@@ -70,14 +75,18 @@ export interface MeasureOptions {
 }
 
 /** Times each contender `iterations` times, interleaved in blocks; returns stats by name. */
-export function measureInterleaved(contenders: Record<string, () => void>, opts: MeasureOptions): Record<string, Stats> {
+export function measureInterleaved(
+  contenders: Record<string, () => void>,
+  opts: MeasureOptions,
+): Record<string, Stats> {
   const names = Object.keys(contenders);
   for (const name of names) for (let i = 0; i < opts.warmup; i++) contenders[name]();
   collectGarbage();
   const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, [] as number[]]));
   const block = Math.max(1, opts.block ?? 10);
   const minSamples = Math.min(opts.iterations, opts.minSamples ?? 20);
-  const deadline = opts.budgetMs !== undefined ? process.hrtime.bigint() + BigInt(Math.round(opts.budgetMs * 1e6)) : undefined;
+  const deadline =
+    opts.budgetMs !== undefined ? process.hrtime.bigint() + BigInt(Math.round(opts.budgetMs * 1e6)) : undefined;
   let done = 0;
   while (done < opts.iterations) {
     const n = Math.min(block, opts.iterations - done);

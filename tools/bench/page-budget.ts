@@ -11,7 +11,13 @@ export const PAGE_BUDGET_FILE = path.join(ROOT, "tools", "bench", "page-budget.j
 /** pages a change may add before the test fails (layout shifts move a boundary by one) */
 export const PAGE_MARGIN = 1;
 
-export interface PageBudgetEntry { case: string; pages: number; minimalPages: number; recorded: string; commit: string | null }
+export interface PageBudgetEntry {
+  case: string;
+  pages: number;
+  minimalPages: number;
+  recorded: string;
+  commit: string | null;
+}
 export type PageBudget = Record<string, PageBudgetEntry>;
 
 export function readPageBudget(file = PAGE_BUDGET_FILE): PageBudget {
@@ -20,12 +26,22 @@ export function readPageBudget(file = PAGE_BUDGET_FILE): PageBudget {
 }
 
 /** the budget with the entries of the policies `report` measured on their own build replaced */
-export function updatedPageBudget(current: PageBudget, report: BenchReport, measuredOwnBuild: (policy: string) => boolean): PageBudget {
+export function updatedPageBudget(
+  current: PageBudget,
+  report: BenchReport,
+  measuredOwnBuild: (policy: string) => boolean,
+): PageBudget {
   const next: PageBudget = { ...current };
   for (const p of report.policies) {
     const c = p.cases.find((k) => k.primary);
     if (!c?.pages || !measuredOwnBuild(p.name)) continue;
-    next[p.name] = { case: c.name, pages: c.pages.policy, minimalPages: c.pages.minimal, recorded: report.startedAt, commit: report.environment.commit };
+    next[p.name] = {
+      case: c.name,
+      pages: c.pages.policy,
+      minimalPages: c.pages.minimal,
+      recorded: report.startedAt,
+      commit: report.environment.commit,
+    };
   }
   return Object.fromEntries(Object.entries(next).sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -50,8 +50,14 @@ export function activeDataRanges(bytes: Uint8Array): Array<[number, number]> {
           if (bytes[pos.p] === 0x41) {
             pos.p++;
             // signed LEB128 of the i32.const; offsets here are small positive numbers
-            let v = 0; let shift = 0; let b: number;
-            do { b = bytes[pos.p++]; v |= (b & 0x7f) << shift; shift += 7; } while (b & 0x80);
+            let v = 0;
+            let shift = 0;
+            let b: number;
+            do {
+              b = bytes[pos.p++];
+              v |= (b & 0x7f) << shift;
+              shift += 7;
+            } while (b & 0x80);
             if (shift < 32 && b & 0x40) v |= ~0 << shift;
             offset = v >>> 0;
           }
@@ -70,11 +76,21 @@ export function activeDataRanges(bytes: Uint8Array): Array<[number, number]> {
 }
 
 /** One fresh `validate` (or `operation`) with its written pages counted. */
-export function countPagesWritten(module: WebAssembly.Module, moduleBytes: Uint8Array, payload: Uint8Array,
-  hostCall?: HostCallHandler, operation = "validate"): PageCount {
+export function countPagesWritten(
+  module: WebAssembly.Module,
+  moduleBytes: Uint8Array,
+  payload: Uint8Array,
+  hostCall?: HostCallHandler,
+  operation = "validate",
+): PageCount {
   const state = newCallState(operation, payload, hostCall ? { hostCall } : {});
   let memory: WebAssembly.Memory | undefined;
-  const instance = new WebAssembly.Instance(module, { wapc: createWapcImports(() => state, () => memory) });
+  const instance = new WebAssembly.Instance(module, {
+    wapc: createWapcImports(
+      () => state,
+      () => memory,
+    ),
+  });
   memory = instance.exports.memory as WebAssembly.Memory;
   runInitializers(instance);
 
@@ -95,16 +111,35 @@ export function countPagesWritten(module: WebAssembly.Module, moduleBytes: Uint8
     const from = page * PAGE_BYTES;
     let dirty = false;
     if (page >= pagesBefore) {
-      for (let b = from; b < from + PAGE_BYTES; b++) if (after[b] !== 0) { dirty = true; break; }
+      for (let b = from; b < from + PAGE_BYTES; b++)
+        if (after[b] !== 0) {
+          dirty = true;
+          break;
+        }
     } else if (page >= heapStartPage) {
-      for (let b = from; b < from + PAGE_BYTES; b++) if (after[b] !== SENTINEL) { dirty = true; break; }
+      for (let b = from; b < from + PAGE_BYTES; b++)
+        if (after[b] !== SENTINEL) {
+          dirty = true;
+          break;
+        }
     } else {
-      for (let b = from; b < from + PAGE_BYTES; b++) if (after[b] !== before[b]) { dirty = true; break; }
+      for (let b = from; b < from + PAGE_BYTES; b++)
+        if (after[b] !== before[b]) {
+          dirty = true;
+          break;
+        }
     }
     if (!dirty) continue;
     if (page >= heapStartPage) byRegion.heap++;
     else if ((page + 1) * PAGE_BYTES <= dataStart) byRegion.belowData++;
     else byRegion.staticData++;
   }
-  return { written: byRegion.belowData + byRegion.staticData + byRegion.heap, byRegion, heapStartPage, pagesBefore, pagesAfter, result };
+  return {
+    written: byRegion.belowData + byRegion.staticData + byRegion.heap,
+    byRegion,
+    heapStartPage,
+    pagesBefore,
+    pagesAfter,
+    result,
+  };
 }

@@ -46,7 +46,8 @@ function readYaml(file: string): unknown {
 /** All policy directories (those with a metadata.yml), sorted by name. */
 export function listPolicyNames(): string[] {
   if (!fs.existsSync(POLICIES_DIR)) return [];
-  return fs.readdirSync(POLICIES_DIR, { withFileTypes: true })
+  return fs
+    .readdirSync(POLICIES_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory() && fs.existsSync(path.join(POLICIES_DIR, d.name, "metadata.yml")))
     .map((d) => d.name)
     .sort();
@@ -58,7 +59,8 @@ export function listPolicyNames(): string[] {
  */
 export function discoverPolicies(names: string[] = []): { targets: PolicyTarget[]; unbuilt: string[] } {
   const all = listPolicyNames();
-  for (const n of names) if (!all.includes(n)) throw new Error(`unknown policy ${n} (known: ${all.join(", ") || "none"})`);
+  for (const n of names)
+    if (!all.includes(n)) throw new Error(`unknown policy ${n} (known: ${all.join(", ") || "none"})`);
   const targets: PolicyTarget[] = [];
   const unbuilt: string[] = [];
   for (const name of names.length > 0 ? names : all) {
@@ -67,11 +69,17 @@ export function discoverPolicies(names: string[] = []): { targets: PolicyTarget[
     const annotatedWasm = path.join(dir, "annotated-policy.wasm");
     const hasPolicy = fs.existsSync(policyWasm);
     const hasAnnotated = fs.existsSync(annotatedWasm);
-    if (!hasPolicy && !hasAnnotated) { unbuilt.push(name); continue; }
+    if (!hasPolicy && !hasAnnotated) {
+      unbuilt.push(name);
+      continue;
+    }
     const metadata = (readYaml(path.join(dir, "metadata.yml")) ?? {}) as Record<string, unknown>;
-    const car = Array.isArray(metadata.contextAwareResources) ? metadata.contextAwareResources as ContextAwareResource[] : [];
+    const car = Array.isArray(metadata.contextAwareResources)
+      ? (metadata.contextAwareResources as ContextAwareResource[])
+      : [];
     targets.push({
-      name, dir,
+      name,
+      dir,
       wasm: hasAnnotated ? annotatedWasm : policyWasm,
       policyWasm: hasPolicy ? policyWasm : undefined,
       annotatedWasm: hasAnnotated ? annotatedWasm : undefined,
@@ -87,9 +95,14 @@ export function policyWithModule(name: string, wasm: string): PolicyTarget {
   const dir = path.join(POLICIES_DIR, name);
   if (!fs.existsSync(path.join(dir, "metadata.yml"))) throw new Error(`unknown policy ${name}`);
   const metadata = (readYaml(path.join(dir, "metadata.yml")) ?? {}) as Record<string, unknown>;
-  const car = Array.isArray(metadata.contextAwareResources) ? metadata.contextAwareResources as ContextAwareResource[] : [];
+  const car = Array.isArray(metadata.contextAwareResources)
+    ? (metadata.contextAwareResources as ContextAwareResource[])
+    : [];
   return {
-    name, dir, wasm, mutating: metadata.mutating === true,
+    name,
+    dir,
+    wasm,
+    mutating: metadata.mutating === true,
     contextAwareResources: car.filter((r) => typeof r?.apiVersion === "string" && typeof r?.kind === "string"),
   };
 }
@@ -129,11 +142,16 @@ function requestText(raw: string, request: AdmissionRequest): string {
         const inner = root.entries.filter((e) => e.key === "request").pop();
         if (inner && inner.value.kind === "object") node = inner.value;
       }
-      const isRequest = node.kind === "object" && node.entries.some((e) => e.key === "uid") && node.entries.some((e) => e.key === "operation");
+      const isRequest =
+        node.kind === "object" &&
+        node.entries.some((e) => e.key === "uid") &&
+        node.entries.some((e) => e.key === "operation");
       // null optionals are dropped by kwctl (serde omits them): only then must the text be rebuilt
       if (isRequest && !hasNull(node)) return compactJsonText(raw.slice(node.start, node.end));
     }
-  } catch { /* YAML or not JSON: fall through */ }
+  } catch {
+    /* YAML or not JSON: fall through */
+  }
   return JSON.stringify(request);
 }
 
@@ -142,7 +160,9 @@ function settingsText(raw: string | undefined, settings: Record<string, unknown>
     try {
       const node = parseJsonNodes(raw);
       if (node.kind === "object") return compactJsonText(raw.slice(node.start, node.end));
-    } catch { /* YAML: fall through */ }
+    } catch {
+      /* YAML: fall through */
+    }
   }
   return JSON.stringify(settings);
 }
@@ -173,9 +193,17 @@ export function loadValidateCases(target: PolicyTarget): ValidateCase[] {
     };
     if (c.session !== undefined) host.replay = loadReplaySession(path.join(dataDir, c.session));
     if (c.cluster !== undefined) host.cluster = loadClusterObjects(path.join(dataDir, c.cluster));
-    const payload = Buffer.from(`{"request":${requestText(rawRequest, request)},"settings":${settingsText(rawSettings, settings)}}`, "utf8");
+    const payload = Buffer.from(
+      `{"request":${requestText(rawRequest, request)},"settings":${settingsText(rawSettings, settings)}}`,
+      "utf8",
+    );
     out.push({
-      name: c.name, description: c.description ?? "", payload, request, settings, host,
+      name: c.name,
+      description: c.description ?? "",
+      payload,
+      request,
+      settings,
+      host,
       expectMutated: c.expect.mutated,
     });
   }

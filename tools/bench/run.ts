@@ -111,16 +111,39 @@ export interface BenchReport {
   schema: "cachewarden-bench/1";
   startedAt: string;
   durationMs: number;
-  environment: { node: string; v8: string; platform: string; arch: string; cpu: string; cpus: number; gc: boolean; commit: string | null };
+  environment: {
+    node: string;
+    v8: string;
+    platform: string;
+    arch: string;
+    cpu: string;
+    cpus: number;
+    gc: boolean;
+    commit: string | null;
+  };
   options: { iterations: number; quick: boolean; cases: string[] | null };
   minimalGuest: { wasmBytes: number; dataSegments: number | null; startup: Stats | null };
   jsonDom: {
     probeWasmBytes: number;
     untouched: {
-      payloadBytes: number; byteExact: boolean | null; error?: string;
-      dom?: Stats; domParseOnly?: Stats; domFresh?: Stats; js?: Stats; ratio?: number; memoryBytes?: number;
+      payloadBytes: number;
+      byteExact: boolean | null;
+      error?: string;
+      dom?: Stats;
+      domParseOnly?: Stats;
+      domFresh?: Stats;
+      js?: Stats;
+      ratio?: number;
+      memoryBytes?: number;
     };
-    large: { payloadBytes: number; error?: string; fresh?: Stats; memoryBytes?: number; js?: Stats; byteExact?: boolean | null };
+    large: {
+      payloadBytes: number;
+      error?: string;
+      fresh?: Stats;
+      memoryBytes?: number;
+      js?: Stats;
+      byteExact?: boolean | null;
+    };
   };
   policies: PolicyReport[];
   unbuilt: string[];
@@ -147,7 +170,8 @@ function memoHostCalls(module: PolicyModule, payload: Buffer, c: ValidateCase) {
   const result = module.call("validate", payload, { hostCall: recording });
   const replay: HostCallHandler = (binding, namespace, operation, body) => {
     for (const m of memo) {
-      if (m.operation === operation && m.namespace === namespace && m.binding === binding && m.body.equals(body)) return m.answer;
+      if (m.operation === operation && m.namespace === namespace && m.binding === binding && m.body.equals(body))
+        return m.answer;
     }
     return { ok: false, error: "bench: host call not seen in the recorded evaluation" };
   };
@@ -161,8 +185,12 @@ function outcomeOf(response: Record<string, unknown>, payload: Buffer): string {
   if (response.mutated_object === undefined || response.mutated_object === null) return "accepted";
   try {
     const object = (JSON.parse(payload.toString("utf8")) as { request: { object?: unknown } }).request.object;
-    return sameJson(Buffer.from(JSON.stringify(object)), Buffer.from(JSON.stringify(response.mutated_object))) ? "accepted-unchanged" : "mutated";
-  } catch { return "mutated"; }
+    return sameJson(Buffer.from(JSON.stringify(object)), Buffer.from(JSON.stringify(response.mutated_object)))
+      ? "accepted-unchanged"
+      : "mutated";
+  } catch {
+    return "mutated";
+  }
 }
 
 /** The case the targets use: a name saying "realistic", else the largest mutated (or any) request. */
@@ -177,8 +205,15 @@ function pickPrimary(cases: ValidateCase[]): ValidateCase | null {
 /** Count of the data section's segments (LEB128 right after the section header), or null. */
 export function countDataSegments(bytes: Uint8Array): number | null {
   const leb = (at: number): [number, number] => {
-    let result = 0; let shift = 0; let i = at;
-    for (;;) { const b = bytes[i++]; result += (b & 0x7f) * 2 ** shift; shift += 7; if ((b & 0x80) === 0) break; }
+    let result = 0;
+    let shift = 0;
+    let i = at;
+    for (;;) {
+      const b = bytes[i++];
+      result += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+      if ((b & 0x80) === 0) break;
+    }
     return [result, i];
   };
   let i = 8;
@@ -213,17 +248,23 @@ export function runBench(opts: BenchOptions = {}): BenchReport {
   const measure = { iterations, warmup, block: 10, budgetMs, minSamples: Math.min(iterations, 20) };
   const gc = collectGarbage();
 
-  log(`bench: ${iterations} timed iterations per measurement${quick ? " (quick)" : ""}; GC between phases: ${gc ? "yes" : "no"}`);
+  log(
+    `bench: ${iterations} timed iterations per measurement${quick ? " (quick)" : ""}; GC between phases: ${gc ? "yes" : "no"}`,
+  );
   const minimalPath = compileTestGuest("minimal", { log });
   const probePath = compileTestGuest("bench-probe", { log });
   const minimal = PolicyModule.fromFile(minimalPath);
   const probe = PolicyModule.fromFile(probePath);
-  const minimalStart = (): void => { instantiateAndStart(minimal.module); };
+  const minimalStart = (): void => {
+    instantiateAndStart(minimal.module);
+  };
 
   // --- JSON DOM micro-benchmark -------------------------------------------------------------------
   log("json-dom: untouched ~10 KB request, parse + serialize vs JSON.parse + JSON.stringify");
   const pod = vllmPodPayload();
-  const jsRoundTrip = (bytes: Buffer) => (): void => { Buffer.from(JSON.stringify(JSON.parse(bytes.toString("utf8"))), "utf8"); };
+  const jsRoundTrip = (bytes: Buffer) => (): void => {
+    Buffer.from(JSON.stringify(JSON.parse(bytes.toString("utf8"))), "utf8");
+  };
   const untouched: BenchReport["jsonDom"]["untouched"] = { payloadBytes: pod.length, byteExact: null };
   const probeCheck = probe.call("parse_serialize", pod);
   if (!probeCheck.ok) {
@@ -235,15 +276,40 @@ export function runBench(opts: BenchOptions = {}): BenchReport {
     collectGarbage();
     // Each call is tens of microseconds, so this target gets many more samples than the policy
     // cases: with 200, one GC pause or frequency change moved the median by 2-5x between runs.
-    const domMeasure = { ...measure, iterations: quick ? measure.iterations : Math.max(measure.iterations, 3000), budgetMs: quick ? measure.budgetMs : 4000 };
-    const r = measureInterleaved({
-      dom: () => { warmProbe.call("parse_serialize", pod); },
-      domParseOnly: () => { warmProbe.call("parse", pod); },
-      js: jsRoundTrip(pod),
-    }, domMeasure);
+    const domMeasure = {
+      ...measure,
+      iterations: quick ? measure.iterations : Math.max(measure.iterations, 3000),
+      budgetMs: quick ? measure.budgetMs : 4000,
+    };
+    const r = measureInterleaved(
+      {
+        dom: () => {
+          warmProbe.call("parse_serialize", pod);
+        },
+        domParseOnly: () => {
+          warmProbe.call("parse", pod);
+        },
+        js: jsRoundTrip(pod),
+      },
+      domMeasure,
+    );
     collectGarbage();
-    const fresh = measureInterleaved({ domFresh: () => { probe.call("parse_serialize", pod); } }, measure);
-    Object.assign(untouched, { dom: r.dom, domParseOnly: r.domParseOnly, js: r.js, domFresh: fresh.domFresh, ratio: ratio(r.dom, r.js), memoryBytes: probeCheck.memoryBytes });
+    const fresh = measureInterleaved(
+      {
+        domFresh: () => {
+          probe.call("parse_serialize", pod);
+        },
+      },
+      measure,
+    );
+    Object.assign(untouched, {
+      dom: r.dom,
+      domParseOnly: r.domParseOnly,
+      js: r.js,
+      domFresh: fresh.domFresh,
+      ratio: ratio(r.dom, r.js),
+      memoryBytes: probeCheck.memoryBytes,
+    });
     log(`  dom ${fmtUs(r.dom)}  js ${fmtUs(r.js)}  ratio ${untouched.ratio}x  byte-exact ${untouched.byteExact}`);
   }
 
@@ -258,22 +324,35 @@ export function runBench(opts: BenchOptions = {}): BenchReport {
   } else {
     large.byteExact = Buffer.compare(largeCheck.response!, largePod) === 0;
     let memoryBytes = largeCheck.memoryBytes;
-    const r = measureInterleaved({
-      fresh: () => { memoryBytes = Math.max(memoryBytes, probe.call("parse_serialize", largePod).memoryBytes); },
-      js: jsRoundTrip(largePod),
-    }, { iterations: largeIterations, warmup: 1, block: 1 });
+    const r = measureInterleaved(
+      {
+        fresh: () => {
+          memoryBytes = Math.max(memoryBytes, probe.call("parse_serialize", largePod).memoryBytes);
+        },
+        js: jsRoundTrip(largePod),
+      },
+      { iterations: largeIterations, warmup: 1, block: 1 },
+    );
     Object.assign(large, { fresh: r.fresh, js: r.js, memoryBytes });
-    log(`  dom ${(r.fresh.medianUs / 1000).toFixed(1)} ms, ${(memoryBytes / 1048576).toFixed(1)} MiB linear memory; js ${(r.js.medianUs / 1000).toFixed(1)} ms`);
+    log(
+      `  dom ${(r.fresh.medianUs / 1000).toFixed(1)} ms, ${(memoryBytes / 1048576).toFixed(1)} MiB linear memory; js ${(r.js.medianUs / 1000).toFixed(1)} ms`,
+    );
   }
 
   // --- policies -------------------------------------------------------------------------------------
   const overrides = opts.modules ?? {};
   const wanted = (opts.policies ?? []).filter((n) => !(n in overrides));
-  const discovered = Object.keys(overrides).length > 0 && wanted.length === 0 && (opts.policies ?? []).length > 0
-    ? { targets: [] as PolicyTarget[], unbuilt: [] as string[] } : discoverPolicies(wanted);
+  const discovered =
+    Object.keys(overrides).length > 0 && wanted.length === 0 && (opts.policies ?? []).length > 0
+      ? { targets: [] as PolicyTarget[], unbuilt: [] as string[] }
+      : discoverPolicies(wanted);
   const targets = [
     ...discovered.targets.filter((t) => !(t.name in overrides)),
-    ...Object.entries(overrides).map(([name, wasm]) => ({ ...policyWithModule(name, wasm), policyWasm: wasm, annotatedWasm: undefined })),
+    ...Object.entries(overrides).map(([name, wasm]) => ({
+      ...policyWithModule(name, wasm),
+      policyWasm: wasm,
+      annotatedWasm: undefined,
+    })),
   ];
   const unbuilt = discovered.unbuilt.filter((n) => !(n in overrides));
   for (const name of unbuilt) log(`${name}: not built, skipped (run \`npm run build\`)`);
@@ -283,9 +362,18 @@ export function runBench(opts: BenchOptions = {}): BenchReport {
 
   function benchPolicy(target: PolicyTarget): PolicyReport {
     const report: PolicyReport = {
-      name: target.name, mutating: target.mutating,
-      module: { wasm: path.relative(ROOT, target.wasm), policyWasmBytes: fileSize(target.policyWasm), annotatedWasmBytes: fileSize(target.annotatedWasm) },
-      startup: null, dataSegments: null, cases: [], primaryCase: null, large: null,
+      name: target.name,
+      mutating: target.mutating,
+      module: {
+        wasm: path.relative(ROOT, target.wasm),
+        policyWasmBytes: fileSize(target.policyWasm),
+        annotatedWasmBytes: fileSize(target.annotatedWasm),
+      },
+      startup: null,
+      dataSegments: null,
+      cases: [],
+      primaryCase: null,
+      large: null,
     };
     let module: PolicyModule;
     let cases: ValidateCase[];
@@ -299,24 +387,52 @@ export function runBench(opts: BenchOptions = {}): BenchReport {
     }
     const primary = pickPrimary(cases);
     report.primaryCase = primary?.name ?? null;
-    const selected = opts.cases && opts.cases.length > 0 ? cases.filter((c) => opts.cases!.includes(c.name))
-      : quick ? (primary ? [primary] : []) : cases;
-    log(`${target.name}: ${selected.length} case(s)${primary ? `, primary ${primary.name}` : ""}; module ${report.module.annotatedWasmBytes ?? report.module.policyWasmBytes} bytes`);
+    const selected =
+      opts.cases && opts.cases.length > 0
+        ? cases.filter((c) => opts.cases!.includes(c.name))
+        : quick
+          ? primary
+            ? [primary]
+            : []
+          : cases;
+    log(
+      `${target.name}: ${selected.length} case(s)${primary ? `, primary ${primary.name}` : ""}; module ${report.module.annotatedWasmBytes ?? report.module.policyWasmBytes} bytes`,
+    );
 
     collectGarbage();
-    const s = measureInterleaved({ policy: () => { instantiateAndStart(module.module); }, minimal: minimalStart }, measure);
+    const s = measureInterleaved(
+      {
+        policy: () => {
+          instantiateAndStart(module.module);
+        },
+        minimal: minimalStart,
+      },
+      measure,
+    );
     // `_start` alone shows whether a costly global initialiser is to blame, or instantiation itself
     const startOnly = { policy: [] as number[], minimal: [] as number[] };
-    for (let i = 0; i < iterations; i++) { startOnly.policy.push(timeStartOnly(module.module)); startOnly.minimal.push(timeStartOnly(minimal.module)); }
-    report.startup = { policy: s.policy, minimal: s.minimal, ratio: ratio(s.policy, s.minimal), startOnly: { policy: summarize(startOnly.policy), minimal: summarize(startOnly.minimal) } };
+    for (let i = 0; i < iterations; i++) {
+      startOnly.policy.push(timeStartOnly(module.module));
+      startOnly.minimal.push(timeStartOnly(minimal.module));
+    }
+    report.startup = {
+      policy: s.policy,
+      minimal: s.minimal,
+      ratio: ratio(s.policy, s.minimal),
+      startOnly: { policy: summarize(startOnly.policy), minimal: summarize(startOnly.minimal) },
+    };
     report.dataSegments = countDataSegments(module.bytes);
     if (!minimalStartupAll) minimalStartupAll = s.minimal;
-    log(`  start-up ${fmtUs(s.policy)} vs minimal guest ${fmtUs(s.minimal)} (${report.startup.ratio}x); _start alone ${fmtUs(report.startup.startOnly.policy)} vs ${fmtUs(report.startup.startOnly.minimal)}; ${report.dataSegments} data segments`);
+    log(
+      `  start-up ${fmtUs(s.policy)} vs minimal guest ${fmtUs(s.minimal)} (${report.startup.ratio}x); _start alone ${fmtUs(report.startup.startOnly.policy)} vs ${fmtUs(report.startup.startOnly.minimal)}; ${report.dataSegments} data segments`,
+    );
 
     selected.forEach((c, i) => {
       const cr = benchCase(module, target, c, c === primary);
       report.cases.push(cr);
-      log(`  [${i + 1}/${selected.length}] ${c.name}: ${cr.error ? `ERROR ${cr.error}` : `${cr.outcome}; fresh ${fmtUs(cr.fresh)}  warm ${fmtUs(cr.warm)}  js ${fmtUs(cr.js)}  warm/js ${cr.warmOverJs}x`}`);
+      log(
+        `  [${i + 1}/${selected.length}] ${c.name}: ${cr.error ? `ERROR ${cr.error}` : `${cr.outcome}; fresh ${fmtUs(cr.fresh)}  warm ${fmtUs(cr.warm)}  js ${fmtUs(cr.js)}  warm/js ${cr.warmOverJs}x`}`,
+      );
     });
 
     if (primary) {
@@ -329,18 +445,24 @@ export function runBench(opts: BenchOptions = {}): BenchReport {
         let outcome = "";
         // Only the evaluation is timed; reading the (multi-MiB) response happens afterwards.
         let last: GuestCallResult | undefined;
-        const r = measureInterleaved({
-          fresh: () => {
-            last = module.call("validate", grown, { hostCall: new HostCapabilities(primary.host).handler });
-            memoryBytes = Math.max(memoryBytes, last.memoryBytes);
+        const r = measureInterleaved(
+          {
+            fresh: () => {
+              last = module.call("validate", grown, { hostCall: new HostCapabilities(primary.host).handler });
+              memoryBytes = Math.max(memoryBytes, last.memoryBytes);
+            },
           },
-        }, { iterations: largeIterations, warmup: 1, block: 1 });
+          { iterations: largeIterations, warmup: 1, block: 1 },
+        );
         if (last && !last.ok) failure = last.trapped ? `trap: ${last.trap}` : `guest error: ${last.error}`;
-        else if (last) outcome = outcomeOf(JSON.parse(last.response!.toString("utf8")) as Record<string, unknown>, grown);
+        else if (last)
+          outcome = outcomeOf(JSON.parse(last.response!.toString("utf8")) as Record<string, unknown>, grown);
         if (failure) lr.error = failure;
         else Object.assign(lr, { fresh: r.fresh, memoryBytes, outcome });
         report.large = lr;
-        log(`  ${(grown.length / 1048576).toFixed(2)} MiB request: ${lr.error ?? `${outcome}; ${(r.fresh.medianUs / 1000).toFixed(1)} ms, ${(memoryBytes / 1048576).toFixed(1)} MiB linear memory`}`);
+        log(
+          `  ${(grown.length / 1048576).toFixed(2)} MiB request: ${lr.error ?? `${outcome}; ${(r.fresh.medianUs / 1000).toFixed(1)} ms, ${(memoryBytes / 1048576).toFixed(1)} MiB linear memory`}`,
+        );
       }
     }
     return report;
@@ -356,25 +478,39 @@ export function runBench(opts: BenchOptions = {}): BenchReport {
       return cr;
     }
     let response: Record<string, unknown>;
-    try { response = JSON.parse(result.response!.toString("utf8")) as Record<string, unknown>; } catch {
+    try {
+      response = JSON.parse(result.response!.toString("utf8")) as Record<string, unknown>;
+    } catch {
       cr.error = "the response is not JSON";
       return cr;
     }
     cr.outcome = outcomeOf(response, c.payload);
     cr.peakMemoryBytes = result.memoryBytes;
     const baseline = buildBaseline(target.name, c.payload, response, hostResponses);
-    cr.baseline = { kind: baseline.kind, patchOps: baseline.patchOps, matchesPolicy: sameJson(baseline.run(), result.response!) };
+    cr.baseline = {
+      kind: baseline.kind,
+      patchOps: baseline.patchOps,
+      matchesPolicy: sameJson(baseline.run(), result.response!),
+    };
     const warm = new WarmInstance(module.module);
     const warmCheck = warm.call("validate", c.payload, { hostCall: replay });
     cr.warmMatchesFresh = warmCheck.ok && Buffer.compare(warmCheck.response!, result.response!) === 0;
     const callOpts = { hostCall: replay };
     // The case a target is judged on gets many more samples: with 200, the warm/js median moved
     // between 0.85x and 1.16x from one run to the next on a loaded machine.
-    const warmMeasure = isPrimary && !quick ? { ...measure, iterations: Math.max(measure.iterations, 3000), budgetMs: 6000 } : measure;
-    const r = measureInterleaved({
-      warm: () => { warm.call("validate", c.payload, callOpts); },
-      js: () => { baseline.run(); },
-    }, warmMeasure);
+    const warmMeasure =
+      isPrimary && !quick ? { ...measure, iterations: Math.max(measure.iterations, 3000), budgetMs: 6000 } : measure;
+    const r = measureInterleaved(
+      {
+        warm: () => {
+          warm.call("validate", c.payload, callOpts);
+        },
+        js: () => {
+          baseline.run();
+        },
+      },
+      warmMeasure,
+    );
     cr.warmMemoryBytes = warm.memoryBytes;
     collectGarbage();
     const pages = countPagesWritten(module.module, module.bytes, c.payload, replay);
@@ -386,13 +522,25 @@ export function runBench(opts: BenchOptions = {}): BenchReport {
     cr.pages = { policy: pages.written, minimal: minimalPages.written, byRegion: pages.byRegion };
     collectGarbage();
     // both sides create and drop instances, so the GC pressure they put on each other is alike
-    const freshMeasure = isPrimary && !quick ? { ...measure, iterations: Math.max(measure.iterations, 2000), budgetMs: 6000 } : measure;
-    const f = measureInterleaved({
-      fresh: () => { module.call("validate", c.payload, callOpts); },
-      minimal: () => { minimal.call("validate", c.payload); },
-    }, freshMeasure);
+    const freshMeasure =
+      isPrimary && !quick ? { ...measure, iterations: Math.max(measure.iterations, 2000), budgetMs: 6000 } : measure;
+    const f = measureInterleaved(
+      {
+        fresh: () => {
+          module.call("validate", c.payload, callOpts);
+        },
+        minimal: () => {
+          minimal.call("validate", c.payload);
+        },
+      },
+      freshMeasure,
+    );
     Object.assign(cr, {
-      fresh: f.fresh, warm: r.warm, js: r.js, warmOverJs: ratio(r.warm, r.js), freshOverJs: ratio(f.fresh, r.js),
+      fresh: f.fresh,
+      warm: r.warm,
+      js: r.js,
+      warmOverJs: ratio(r.warm, r.js),
+      freshOverJs: ratio(f.fresh, r.js),
       freshPair: { policy: f.fresh, minimal: f.minimal, ratio: ratio(f.fresh, f.minimal) },
     });
     return cr;
@@ -400,37 +548,115 @@ export function runBench(opts: BenchOptions = {}): BenchReport {
 
   // --- targets --------------------------------------------------------------------------------------
   const checks: TargetCheck[] = [];
-  const check = (id: string, description: string, measured: number | null | undefined, limit: number, unit: string, note?: string): void => {
+  const check = (
+    id: string,
+    description: string,
+    measured: number | null | undefined,
+    limit: number,
+    unit: string,
+    note?: string,
+  ): void => {
     const m = measured === undefined || measured === null || Number.isNaN(measured) ? null : measured;
-    checks.push({ id, description, measured: m, limit, unit, pass: m !== null && m <= limit, ...(note ? { note } : {}) });
+    checks.push({
+      id,
+      description,
+      measured: m,
+      limit,
+      unit,
+      pass: m !== null && m <= limit,
+      ...(note ? { note } : {}),
+    });
   };
-  check("json-dom-10k", `JSON DOM parse+serialize of an untouched ${(pod.length / 1024).toFixed(1)} KB request vs JSON.parse+JSON.stringify (warm, median)`,
-    untouched.ratio, TARGETS.domVsJs, "x", untouched.error ?? (untouched.byteExact === false ? "output is NOT byte-identical to the input" : undefined));
-  check("json-dom-large-time", `JSON DOM parse+serialize of a ${(large.payloadBytes / 1048576).toFixed(2)} MiB request, fresh instance (median)`,
-    large.fresh ? large.fresh.medianUs / 1000 : null, TARGETS.largeMs, "ms", large.error);
-  check("json-dom-large-memory", `linear memory for the ${(large.payloadBytes / 1048576).toFixed(2)} MiB request`,
-    large.memoryBytes !== undefined ? large.memoryBytes / 1048576 : null, TARGETS.largeMemoryBytes / 1048576, "MiB", large.error);
+  check(
+    "json-dom-10k",
+    `JSON DOM parse+serialize of an untouched ${(pod.length / 1024).toFixed(1)} KB request vs JSON.parse+JSON.stringify (warm, median)`,
+    untouched.ratio,
+    TARGETS.domVsJs,
+    "x",
+    untouched.error ?? (untouched.byteExact === false ? "output is NOT byte-identical to the input" : undefined),
+  );
+  check(
+    "json-dom-large-time",
+    `JSON DOM parse+serialize of a ${(large.payloadBytes / 1048576).toFixed(2)} MiB request, fresh instance (median)`,
+    large.fresh ? large.fresh.medianUs / 1000 : null,
+    TARGETS.largeMs,
+    "ms",
+    large.error,
+  );
+  check(
+    "json-dom-large-memory",
+    `linear memory for the ${(large.payloadBytes / 1048576).toFixed(2)} MiB request`,
+    large.memoryBytes !== undefined ? large.memoryBytes / 1048576 : null,
+    TARGETS.largeMemoryBytes / 1048576,
+    "MiB",
+    large.error,
+  );
   for (const p of policies) {
     const pc = p.cases.find((c) => c.primary);
-    check(`${p.name}-fresh`, `${p.name} fresh evaluation of ${p.primaryCase ?? "its primary case"} vs the minimal guest's of the same bytes (median, interleaved)`,
-      pc?.freshPair?.ratio, TARGETS.freshVsMinimal, "x", pc?.error ?? (pc?.freshPair ? `${pc.pages?.policy} pages written vs ${pc.pages?.minimal}` : "primary case not measured"));
-    check(`${p.name}-size`, `${p.name} policy.wasm size`, p.module.policyWasmBytes !== null ? p.module.policyWasmBytes / 1024 : null,
-      TARGETS.policyWasmBytes / 1024, "KiB", p.module.policyWasmBytes === null ? "policy.wasm not built" : undefined);
-    check(`${p.name}-startup`, `${p.name} start-up (instantiate + _start) vs the minimal guest (median)`, p.startup?.ratio, TARGETS.startupVsMinimal, "x", p.error);
+    check(
+      `${p.name}-fresh`,
+      `${p.name} fresh evaluation of ${p.primaryCase ?? "its primary case"} vs the minimal guest's of the same bytes (median, interleaved)`,
+      pc?.freshPair?.ratio,
+      TARGETS.freshVsMinimal,
+      "x",
+      pc?.error ??
+        (pc?.freshPair ? `${pc.pages?.policy} pages written vs ${pc.pages?.minimal}` : "primary case not measured"),
+    );
+    check(
+      `${p.name}-size`,
+      `${p.name} policy.wasm size`,
+      p.module.policyWasmBytes !== null ? p.module.policyWasmBytes / 1024 : null,
+      TARGETS.policyWasmBytes / 1024,
+      "KiB",
+      p.module.policyWasmBytes === null ? "policy.wasm not built" : undefined,
+    );
+    check(
+      `${p.name}-startup`,
+      `${p.name} start-up (instantiate + _start) vs the minimal guest (median)`,
+      p.startup?.ratio,
+      TARGETS.startupVsMinimal,
+      "x",
+      p.error,
+    );
     if (p.large) {
-      check(`${p.name}-large-time`, `${p.name} evaluation of a ${(p.large.payloadBytes / 1048576).toFixed(2)} MiB request, fresh instance (median)`,
-        p.large.fresh ? p.large.fresh.medianUs / 1000 : null, TARGETS.largeMs, "ms", p.large.error);
-      check(`${p.name}-large-memory`, `${p.name} linear memory for the ${(p.large.payloadBytes / 1048576).toFixed(2)} MiB request`,
-        p.large.memoryBytes !== undefined ? p.large.memoryBytes / 1048576 : null, TARGETS.largeMemoryBytes / 1048576, "MiB", p.large.error);
+      check(
+        `${p.name}-large-time`,
+        `${p.name} evaluation of a ${(p.large.payloadBytes / 1048576).toFixed(2)} MiB request, fresh instance (median)`,
+        p.large.fresh ? p.large.fresh.medianUs / 1000 : null,
+        TARGETS.largeMs,
+        "ms",
+        p.large.error,
+      );
+      check(
+        `${p.name}-large-memory`,
+        `${p.name} linear memory for the ${(p.large.payloadBytes / 1048576).toFixed(2)} MiB request`,
+        p.large.memoryBytes !== undefined ? p.large.memoryBytes / 1048576 : null,
+        TARGETS.largeMemoryBytes / 1048576,
+        "MiB",
+        p.large.error,
+      );
     }
   }
   const lm = policies.find((p) => p.name === "lmcache-injector");
   if (lm) {
     const pc = lm.cases.find((c) => c.primary);
-    check("lmcache-injector-warm", `lmcache-injector warm evaluation of ${lm.primaryCase ?? "the realistic pod"} vs the plain-JS wiring baseline (median)`,
-      pc?.warmOverJs, TARGETS.lmcacheWarmVsJs, "x", pc?.error ?? (pc ? undefined : "primary case not measured"));
+    check(
+      "lmcache-injector-warm",
+      `lmcache-injector warm evaluation of ${lm.primaryCase ?? "the realistic pod"} vs the plain-JS wiring baseline (median)`,
+      pc?.warmOverJs,
+      TARGETS.lmcacheWarmVsJs,
+      "x",
+      pc?.error ?? (pc ? undefined : "primary case not measured"),
+    );
   } else {
-    check("lmcache-injector-warm", "lmcache-injector warm evaluation of the realistic pod vs the plain-JS wiring baseline (median)", null, TARGETS.lmcacheWarmVsJs, "x", "lmcache-injector not built or not selected");
+    check(
+      "lmcache-injector-warm",
+      "lmcache-injector warm evaluation of the realistic pod vs the plain-JS wiring baseline (median)",
+      null,
+      TARGETS.lmcacheWarmVsJs,
+      "x",
+      "lmcache-injector not built or not selected",
+    );
   }
 
   // keeps the baselines' reads observable (see baseline.ts)
@@ -443,11 +669,21 @@ export function runBench(opts: BenchOptions = {}): BenchReport {
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     environment: {
-      node: process.version, v8: process.versions.v8, platform: process.platform, arch: process.arch,
-      cpu: os.cpus()[0]?.model ?? "unknown", cpus: os.cpus().length, gc, commit: gitCommit(),
+      node: process.version,
+      v8: process.versions.v8,
+      platform: process.platform,
+      arch: process.arch,
+      cpu: os.cpus()[0]?.model ?? "unknown",
+      cpus: os.cpus().length,
+      gc,
+      commit: gitCommit(),
     },
     options: { iterations, quick, cases: opts.cases && opts.cases.length > 0 ? opts.cases : null },
-    minimalGuest: { wasmBytes: minimal.bytes.length, dataSegments: countDataSegments(minimal.bytes), startup: minimalStartup },
+    minimalGuest: {
+      wasmBytes: minimal.bytes.length,
+      dataSegments: countDataSegments(minimal.bytes),
+      startup: minimalStartup,
+    },
     jsonDom: { probeWasmBytes: probe.bytes.length, untouched, large },
     policies,
     unbuilt,

@@ -8,9 +8,13 @@ import { Rng } from "./rng";
 export type JsonPath = (string | number)[];
 
 /** JSON text spliced verbatim by `emitJson` (may be invalid on purpose). */
-export class RawJson { constructor(readonly text: string) {} }
+export class RawJson {
+  constructor(readonly text: string) {}
+}
 /** An object whose members are written in this order, repeated keys included. */
-export class DupObject { constructor(readonly entries: [string | RawJson, unknown][]) {} }
+export class DupObject {
+  constructor(readonly entries: [string | RawJson, unknown][]) {}
+}
 
 export interface FuzzSeed {
   /** the test_data case the seed comes from */
@@ -33,10 +37,14 @@ export function kindOf(v: unknown): JsonKindName {
 
 export function emitJson(v: unknown): string {
   if (v instanceof RawJson) return v.text;
-  if (v instanceof DupObject) return `{${v.entries.map(([k, val]) => `${k instanceof RawJson ? k.text : JSON.stringify(k)}:${emitJson(val)}`).join(",")}}`;
+  if (v instanceof DupObject)
+    return `{${v.entries.map(([k, val]) => `${k instanceof RawJson ? k.text : JSON.stringify(k)}:${emitJson(val)}`).join(",")}}`;
   if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? "null" : emitJson(x))).join(",")}]`;
   if (v !== null && typeof v === "object") {
-    return `{${Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => `${JSON.stringify(k)}:${emitJson(x)}`).join(",")}}`;
+    return `{${Object.entries(v)
+      .filter(([, x]) => x !== undefined)
+      .map(([k, x]) => `${JSON.stringify(k)}:${emitJson(x)}`)
+      .join(",")}}`;
   }
   return JSON.stringify(v) ?? "null";
 }
@@ -49,13 +57,19 @@ export function collectPaths(doc: unknown): { path: JsonPath; kind: JsonKindName
     if (path.length > 0) out.push({ path, kind: kindOf(v) });
     if (v instanceof RawJson || v instanceof DupObject) continue; // already mutated: a leaf from now on
     if (Array.isArray(v)) v.forEach((x, i) => stack.push({ v: x, path: [...path, i] }));
-    else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) stack.push({ v: x, path: [...path, k] });
+    else if (v !== null && typeof v === "object")
+      for (const [k, x] of Object.entries(v)) stack.push({ v: x, path: [...path, k] });
   }
   return out; // depth-first, deterministic for a given document
 }
 
 export function pathText(path: JsonPath): string {
-  return path.length === 0 ? "<root>" : path.map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`)).join("").replace(/^\./, "");
+  return path.length === 0
+    ? "<root>"
+    : path
+        .map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`))
+        .join("")
+        .replace(/^\./, "");
 }
 
 export function getAt(doc: unknown, path: JsonPath): unknown {
@@ -83,41 +97,129 @@ export function setAt(doc: unknown, path: JsonPath, value: unknown): void {
 
 /** The simplest value of each kind, used by the systematic type-swap sweep. */
 export const SWAP_VALUES: Record<JsonKindName, unknown> = {
-  null: null, boolean: true, number: 1, string: "x", array: [], object: {},
+  null: null,
+  boolean: true,
+  number: 1,
+  string: "x",
+  array: [],
+  object: {},
 };
 
 const STRINGS: readonly string[] = [
-  "", " ", "  padded  ", "\t", "a".repeat(64), "a".repeat(254), "x".repeat(4096), "UPPER", "-leading", "trailing-", "a..b",
-  "ünïcødé", "😀", "\u0000", "\u001f", "\\", "\"", "\u2028", "null", "true", "42", "{}", "[]", "{\"kv_connector\":1}",
-  "lmcache/vllm-openai", "lmcache/vllm-openai:latest", `repo@sha256:${"0".repeat(64)}`, "a/b:c@d", "registry:5000/x/y:z",
-  "--kv-transfer-config", "--kv-transfer-config={}", "PYTHONHASHSEED", "default/x", "../x", "kube-system",
+  "",
+  " ",
+  "  padded  ",
+  "\t",
+  "a".repeat(64),
+  "a".repeat(254),
+  "x".repeat(4096),
+  "UPPER",
+  "-leading",
+  "trailing-",
+  "a..b",
+  "ünïcødé",
+  "😀",
+  "\u0000",
+  "\u001f",
+  "\\",
+  '"',
+  "\u2028",
+  "null",
+  "true",
+  "42",
+  "{}",
+  "[]",
+  '{"kv_connector":1}',
+  "lmcache/vllm-openai",
+  "lmcache/vllm-openai:latest",
+  `repo@sha256:${"0".repeat(64)}`,
+  "a/b:c@d",
+  "registry:5000/x/y:z",
+  "--kv-transfer-config",
+  "--kv-transfer-config={}",
+  "PYTHONHASHSEED",
+  "default/x",
+  "../x",
+  "kube-system",
 ];
 
 const NUMBERS: readonly RawJson[] = [
-  "0", "-1", "1", "256", "1.0", "1e2", "1E+2", "-0", "0.0", "2.56e2", "1e400", "-1e400", "1e-400", "0.1e1",
-  "2147483647", "2147483648", "-2147483649", "9007199254740993", "18446744073709551616", "123456789012345678901234567890",
+  "0",
+  "-1",
+  "1",
+  "256",
+  "1.0",
+  "1e2",
+  "1E+2",
+  "-0",
+  "0.0",
+  "2.56e2",
+  "1e400",
+  "-1e400",
+  "1e-400",
+  "0.1e1",
+  "2147483647",
+  "2147483648",
+  "-2147483649",
+  "9007199254740993",
+  "18446744073709551616",
+  "123456789012345678901234567890",
 ].map((t) => new RawJson(t));
 
 /** Invalid number and literal spellings (the whole payload becomes invalid JSON). */
-const INVALID_TOKENS: readonly RawJson[] = ["01", "1.", ".5", "+1", "NaN", "Infinity", "-", "1e", "0x10", "tru", "nul", "'x'", "undefined"]
-  .map((t) => new RawJson(t));
+const INVALID_TOKENS: readonly RawJson[] = [
+  "01",
+  "1.",
+  ".5",
+  "+1",
+  "NaN",
+  "Infinity",
+  "-",
+  "1e",
+  "0x10",
+  "tru",
+  "nul",
+  "'x'",
+  "undefined",
+].map((t) => new RawJson(t));
 
-const LONE_SURROGATES: readonly RawJson[] = ['"\\ud800"', '"a\\udc00b"', '"\\ud83d\\u0041"', '"\\udfff\\ud800"', '"\\uD800\\uDBFF"', '"\\ud800\\"']
-  .map((t) => new RawJson(t));
+const LONE_SURROGATES: readonly RawJson[] = [
+  '"\\ud800"',
+  '"a\\udc00b"',
+  '"\\ud83d\\u0041"',
+  '"\\udfff\\ud800"',
+  '"\\uD800\\uDBFF"',
+  '"\\ud800\\"',
+].map((t) => new RawJson(t));
 
 const INVALID_UTF8: readonly number[][] = [
-  [0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xff], [0xfe], [0x80],
-  [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xc3], [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0xc0, 0xaf],
+  [0xe0, 0x80, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xff],
+  [0xfe],
+  [0x80],
+  [0xe2, 0x82],
+  [0xf0, 0x9f, 0x98],
+  [0xc3],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
 ];
 
 function randomValueOfKind(rng: Rng, kind: JsonKindName, seeds: FuzzSeed[]): unknown {
   switch (kind) {
-    case "null": return null;
-    case "boolean": return rng.chance(0.5);
-    case "number": return rng.pick(NUMBERS);
-    case "string": return rng.pick(STRINGS);
-    case "array": return rng.pick([[], [null], [{}], ["x"], [1, "x", null], spliceFrom(rng, seeds) ?? []]);
-    case "object": return rng.pick([{}, { "": null }, { name: "x" }, { a: { b: { c: [] } } }, spliceFrom(rng, seeds) ?? {}]);
+    case "null":
+      return null;
+    case "boolean":
+      return rng.chance(0.5);
+    case "number":
+      return rng.pick(NUMBERS);
+    case "string":
+      return rng.pick(STRINGS);
+    case "array":
+      return rng.pick([[], [null], [{}], ["x"], [1, "x", null], spliceFrom(rng, seeds) ?? []]);
+    case "object":
+      return rng.pick([{}, { "": null }, { name: "x" }, { a: { b: { c: [] } } }, spliceFrom(rng, seeds) ?? {}]);
   }
 }
 
@@ -179,19 +281,28 @@ const docMutators: Record<string, DocMutator> = {
     return `${pathText(p)} = ${n.text}`;
   },
   "duplicate-key"(rng, doc, _seed, seeds) {
-    const objects = [{ path: [] as JsonPath, kind: "object" as JsonKindName }, ...pathsOf(doc).filter((x) => x.kind === "object")];
+    const objects = [
+      { path: [] as JsonPath, kind: "object" as JsonKindName },
+      ...pathsOf(doc).filter((x) => x.kind === "object"),
+    ];
     const target = rng.pick(objects);
     const obj = getAt(doc, target.path) as Record<string, unknown>;
     const keys = Object.keys(obj);
     if (keys.length === 0) return "empty object";
     const key = rng.pick(keys);
-    const other = rng.weighted<unknown>([[3, structuredClone(obj[key])], [2, randomValueOfKind(rng, rng.pick(KINDS), seeds)], [1, null]]);
+    const other = rng.weighted<unknown>([
+      [3, structuredClone(obj[key])],
+      [2, randomValueOfKind(rng, rng.pick(KINDS), seeds)],
+      [1, null],
+    ]);
     const entries: [string, unknown][] = Object.entries(obj);
     const at = rng.int(entries.length + 1);
     entries.splice(at, 0, [key, other]);
     const dup = new DupObject(entries);
-    if (target.path.length === 0) { for (const k of Object.keys(obj)) delete obj[k]; (obj as Record<string, unknown>)["\u0000dup"] = dup; }
-    else setAt(doc, target.path, dup);
+    if (target.path.length === 0) {
+      for (const k of Object.keys(obj)) delete obj[k];
+      (obj as Record<string, unknown>)["\u0000dup"] = dup;
+    } else setAt(doc, target.path, dup);
     return `${pathText(target.path)}: key ${JSON.stringify(key)} twice`;
   },
   "lone-surrogate"(rng, doc) {
@@ -218,14 +329,24 @@ const docMutators: Record<string, DocMutator> = {
   },
   "missing-request-or-settings"(rng, doc) {
     const variants: [string, JsonPath, unknown][] = [
-      ["no request", ["request"], undefined], ["no settings", ["settings"], undefined],
-      ["request null", ["request"], null], ["settings null", ["settings"], null],
-      ["settings string", ["settings"], "x"], ["settings array", ["settings"], []], ["settings number", ["settings"], 1],
-      ["request array", ["request"], []], ["request string", ["request"], "x"], ["request empty", ["request"], {}],
-      ["no object", ["request", "object"], undefined], ["object null", ["request", "object"], null],
-      ["object string", ["request", "object"], "x"], ["no kind", ["request", "kind"], undefined],
-      ["no operation", ["request", "operation"], undefined], ["no namespace", ["request", "namespace"], undefined],
-      ["no metadata", ["request", "object", "metadata"], undefined], ["metadata null", ["request", "object", "metadata"], null],
+      ["no request", ["request"], undefined],
+      ["no settings", ["settings"], undefined],
+      ["request null", ["request"], null],
+      ["settings null", ["settings"], null],
+      ["settings string", ["settings"], "x"],
+      ["settings array", ["settings"], []],
+      ["settings number", ["settings"], 1],
+      ["request array", ["request"], []],
+      ["request string", ["request"], "x"],
+      ["request empty", ["request"], {}],
+      ["no object", ["request", "object"], undefined],
+      ["object null", ["request", "object"], null],
+      ["object string", ["request", "object"], "x"],
+      ["no kind", ["request", "kind"], undefined],
+      ["no operation", ["request", "operation"], undefined],
+      ["no namespace", ["request", "namespace"], undefined],
+      ["no metadata", ["request", "object", "metadata"], undefined],
+      ["metadata null", ["request", "object", "metadata"], null],
       ["annotations array", ["request", "object", "metadata", "annotations"], []],
       ["no spec", ["request", "object", "spec"], undefined],
     ];
@@ -234,7 +355,7 @@ const docMutators: Record<string, DocMutator> = {
     setAt(doc, path, value);
     return name;
   },
-  "splice"(rng, doc, _seed, seeds) {
+  splice(rng, doc, _seed, seeds) {
     const p = randomPath(rng, doc);
     const v = spliceFrom(rng, seeds);
     if (!p || v === undefined) return "no path";
@@ -242,7 +363,7 @@ const docMutators: Record<string, DocMutator> = {
     return `${pathText(p)} = subtree of another seed`;
   },
   "huge-string"(rng, doc) {
-    const pattern = rng.pick(["a", "é", "😀", "\\n", "\\\"", "\\u0041", "\\\\", " "]);
+    const pattern = rng.pick(["a", "é", "😀", "\\n", '\\"', "\\u0041", "\\\\", " "]);
     const bytes = rng.pick([64 * 1024, 1 << 20, 2 << 20]);
     const s = new RawJson(`"${pattern.repeat(Math.floor(bytes / Buffer.byteLength(pattern)))}"`);
     if (rng.chance(0.2)) {
@@ -262,7 +383,10 @@ const docMutators: Record<string, DocMutator> = {
     const p = randomPath(rng, doc, rng.chance(0.8) ? "array" : undefined);
     if (!p) return "no path";
     const cur = getAt(doc, p);
-    const item = Array.isArray(cur) && cur.length > 0 ? emitJson(cur[rng.int(cur.length)]) : rng.pick(["null", "1", '"x"', "{}", "[]"]);
+    const item =
+      Array.isArray(cur) && cur.length > 0
+        ? emitJson(cur[rng.int(cur.length)])
+        : rng.pick(["null", "1", '"x"', "{}", "[]"]);
     const count = Math.max(2, Math.min(200_000, Math.floor(rng.pick([256 * 1024, 2 << 20]) / (item.length + 1))));
     setAt(doc, p, new RawJson(`[${new Array(count).fill(item).join(",")}]`));
     return `${pathText(p)} = array of ${count} items`;
@@ -276,7 +400,10 @@ const docMutators: Record<string, DocMutator> = {
     else if (shape === "mixed") text = '[{"a":'.repeat(depth / 2) + "null" + "}]".repeat(depth / 2);
     else text = "[".repeat(depth);
     const p = rng.chance(0.15) ? null : randomPath(rng, doc);
-    if (!p) { (doc as Record<string, unknown>)["\u0000raw"] = new RawJson(text); return `whole payload: ${shape} nesting depth ${depth}`; }
+    if (!p) {
+      (doc as Record<string, unknown>)["\u0000raw"] = new RawJson(text);
+      return `whole payload: ${shape} nesting depth ${depth}`;
+    }
     setAt(doc, p, new RawJson(text));
     return `${pathText(p)} = ${shape} nesting depth ${depth}`;
   },
@@ -289,8 +416,14 @@ function stringPositions(bytes: Buffer): number[] {
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i];
     if (inString) {
-      if (c === 0x5c) { i++; continue; }
-      if (c === 0x22) { inString = false; continue; }
+      if (c === 0x5c) {
+        i++;
+        continue;
+      }
+      if (c === 0x22) {
+        inString = false;
+        continue;
+      }
       out.push(i);
     } else if (c === 0x22) inString = true;
   }
@@ -317,20 +450,50 @@ const byteMutators: Record<string, ByteMutator> = {
     const positions = stringPositions(bytes);
     const at = positions.length > 0 && rng.chance(0.9) ? rng.pick(positions) : rng.int(bytes.length + 1);
     const seq = rng.pick(INVALID_UTF8);
-    return { bytes: Buffer.concat([bytes.subarray(0, at), Buffer.from(seq), bytes.subarray(at)]), detail: `${seq.map((b) => b.toString(16)).join(" ")} at byte ${at}` };
+    return {
+      bytes: Buffer.concat([bytes.subarray(0, at), Buffer.from(seq), bytes.subarray(at)]),
+      detail: `${seq.map((b) => b.toString(16)).join(" ")} at byte ${at}`,
+    };
   },
   whitespace(rng, bytes) {
-    const ws = rng.pick([[0x20], [0x0a], [0x0d, 0x0a], [0x09], [0x0b], [0x0c], [0xc2, 0xa0], [0xef, 0xbb, 0xbf], [0x00]]);
+    const ws = rng.pick([
+      [0x20],
+      [0x0a],
+      [0x0d, 0x0a],
+      [0x09],
+      [0x0b],
+      [0x0c],
+      [0xc2, 0xa0],
+      [0xef, 0xbb, 0xbf],
+      [0x00],
+    ]);
     const at = rng.int(bytes.length + 1);
-    return { bytes: Buffer.concat([bytes.subarray(0, at), Buffer.from(ws), bytes.subarray(at)]), detail: `${ws.map((b) => b.toString(16)).join(" ")} at byte ${at}` };
+    return {
+      bytes: Buffer.concat([bytes.subarray(0, at), Buffer.from(ws), bytes.subarray(at)]),
+      detail: `${ws.map((b) => b.toString(16)).join(" ")} at byte ${at}`,
+    };
   },
 };
 
 const DOC_WEIGHTS: readonly (readonly [number, string])[] = [
-  [20, "type-swap"], [12, "interesting-string"], [8, "number-spelling"], [7, "duplicate-key"], [6, "lone-surrogate"],
-  [6, "remove-key"], [6, "missing-request-or-settings"], [5, "splice"], [2, "huge-string"], [2, "huge-array"], [3, "deep-nesting"],
+  [20, "type-swap"],
+  [12, "interesting-string"],
+  [8, "number-spelling"],
+  [7, "duplicate-key"],
+  [6, "lone-surrogate"],
+  [6, "remove-key"],
+  [6, "missing-request-or-settings"],
+  [5, "splice"],
+  [2, "huge-string"],
+  [2, "huge-array"],
+  [3, "deep-nesting"],
 ];
-const BYTE_WEIGHTS: readonly (readonly [number, string])[] = [[8, "truncate"], [9, "byte-flip"], [7, "invalid-utf8"], [3, "whitespace"]];
+const BYTE_WEIGHTS: readonly (readonly [number, string])[] = [
+  [8, "truncate"],
+  [9, "byte-flip"],
+  [7, "invalid-utf8"],
+  [3, "whitespace"],
+];
 
 /** Serializes doc (honouring the root-level raw/dup placeholders some mutators leave). */
 function serialize(doc: unknown): Buffer {
@@ -351,7 +514,11 @@ export function mutate(rng: Rng, seed: FuzzSeed, seeds: FuzzSeed[]): Mutation {
   if (structural) {
     const doc = structuredClone(seed.doc);
     currentPaths = { doc, paths: seed.paths.map((p) => ({ path: p.path, kind: p.kind })) };
-    const rounds = rng.weighted([[6, 1], [3, 2], [1, 3]] as const);
+    const rounds = rng.weighted([
+      [6, 1],
+      [3, 2],
+      [1, 3],
+    ] as const);
     for (let i = 0; i < rounds; i++) {
       const name = rng.weighted(DOC_WEIGHTS);
       names.push(name);
@@ -373,7 +540,11 @@ export function mutate(rng: Rng, seed: FuzzSeed, seeds: FuzzSeed[]): Mutation {
 }
 
 /** The sweep "wrong type at every path": one input per (path, other kind), across all seeds. */
-export interface SwapTask { seed: FuzzSeed; path: JsonPath; to: JsonKindName }
+export interface SwapTask {
+  seed: FuzzSeed;
+  path: JsonPath;
+  to: JsonKindName;
+}
 
 export function typeSwapTasks(seeds: FuzzSeed[]): SwapTask[] {
   const seen = new Set<string>();
@@ -403,8 +574,18 @@ export function applySwap(task: SwapTask): Mutation {
 export function fixedInputs(seeds: FuzzSeed[]): Mutation[] {
   const out: Mutation[] = [
     { mutator: "empty-payload", detail: "0 bytes", payload: Buffer.alloc(0) },
-    ...["{}", "null", "[]", "\"x\"", "0", "{\"request\":{}}", "{\"settings\":{}}", "{\"request\":null,\"settings\":null}", " ", "{"]
-      .map((t) => ({ mutator: "fixed", detail: JSON.stringify(t), payload: Buffer.from(t, "utf8") })),
+    ...[
+      "{}",
+      "null",
+      "[]",
+      '"x"',
+      "0",
+      '{"request":{}}',
+      '{"settings":{}}',
+      '{"request":null,"settings":null}',
+      " ",
+      "{",
+    ].map((t) => ({ mutator: "fixed", detail: JSON.stringify(t), payload: Buffer.from(t, "utf8") })),
   ];
   for (const s of seeds) out.push({ mutator: "seed", detail: `unmodified seed ${s.name}`, payload: s.payload });
   return out;
@@ -412,6 +593,10 @@ export function fixedInputs(seeds: FuzzSeed[]): Mutation[] {
 
 export function makeSeed(name: string, payload: Buffer): FuzzSeed {
   let doc: unknown = null;
-  try { doc = JSON.parse(payload.toString("utf8")); } catch { /* byte-level mutators only */ }
+  try {
+    doc = JSON.parse(payload.toString("utf8"));
+  } catch {
+    /* byte-level mutators only */
+  }
   return { name, payload, doc, paths: doc === null ? [] : collectPaths(doc) };
 }

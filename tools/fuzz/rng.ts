@@ -7,17 +7,27 @@ export function hash32(...parts: (string | number)[]): number {
   let h = 0x811c9dc5;
   for (const part of parts) {
     const s = String(part);
-    for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
-    h ^= 0xff; h = Math.imul(h, 0x01000193) >>> 0; // separator, so ("ab","c") != ("a","bc")
+    for (let i = 0; i < s.length; i++) {
+      h ^= s.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    h ^= 0xff;
+    h = Math.imul(h, 0x01000193) >>> 0; // separator, so ("ab","c") != ("a","bc")
   }
   return h >>> 0;
 }
 
 export class Rng {
-  private a: number; private b: number; private c: number; private d: number;
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
 
   constructor(seed: number) {
-    this.a = 0x9e3779b9; this.b = 0x243f6a88; this.c = 0xb7e15162; this.d = seed >>> 0;
+    this.a = 0x9e3779b9;
+    this.b = 0x243f6a88;
+    this.c = 0xb7e15162;
+    this.d = seed >>> 0;
     for (let i = 0; i < 15; i++) this.nextU32();
   }
 
@@ -32,22 +42,38 @@ export class Rng {
   }
 
   /** uniform in [0, 1) */
-  next(): number { return this.nextU32() / 4294967296; }
+  next(): number {
+    return this.nextU32() / 4294967296;
+  }
   /** uniform integer in [0, n) */
-  int(n: number): number { return n <= 0 ? 0 : Math.floor(this.next() * n); }
+  int(n: number): number {
+    return n <= 0 ? 0 : Math.floor(this.next() * n);
+  }
   /** uniform integer in [lo, hi] */
-  range(lo: number, hi: number): number { return lo + this.int(hi - lo + 1); }
-  chance(p: number): boolean { return this.next() < p; }
-  pick<T>(items: readonly T[]): T { return items[this.int(items.length)]; }
+  range(lo: number, hi: number): number {
+    return lo + this.int(hi - lo + 1);
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(items.length)];
+  }
   /** picks by weight: [[weight, value], ...] */
   weighted<T>(table: readonly (readonly [number, T])[]): T {
     const total = table.reduce((s, [w]) => s + w, 0);
     let r = this.next() * total;
-    for (const [w, v] of table) { if (r < w) return v; r -= w; }
+    for (const [w, v] of table) {
+      if (r < w) return v;
+      r -= w;
+    }
     return table[table.length - 1][1];
   }
   shuffle<T>(items: T[]): T[] {
-    for (let i = items.length - 1; i > 0; i--) { const j = this.int(i + 1); [items[i], items[j]] = [items[j], items[i]]; }
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = this.int(i + 1);
+      [items[i], items[j]] = [items[j], items[i]];
+    }
     return items;
   }
 }

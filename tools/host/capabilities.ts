@@ -9,7 +9,10 @@ import { CALLBACK_FAILURE, FakeCluster, KubeObject } from "./cluster";
 import { CallbackRequest, normalizeRequest, ReplayCursor, ReplayExchange } from "./replay";
 import { deserialize, SerdeType } from "./serde";
 
-export interface ContextAwareResource { apiVersion: string; kind: string }
+export interface ContextAwareResource {
+  apiVersion: string;
+  kind: string;
+}
 
 export interface HostCapabilitiesConfig {
   /** capability patterns (`*`, `kubernetes/*`, `kubernetes/get_resource`); default `["*"]` like kwctl */
@@ -45,29 +48,56 @@ const FIELD_MASKS = { type: { seq: "string" as const }, optional: true };
 
 const KUBERNETES_OPERATIONS: Record<string, OperationSpec> = {
   get_resource: {
-    contextAware: true, variant: "KubernetesGetResource",
-    payload: { struct: "GetResourceRequest", fields: {
-      api_version: { type: "string" }, kind: { type: "string" }, name: { type: "string" },
-      namespace: OPTIONAL_STRING, disable_cache: { type: "bool" }, field_masks: FIELD_MASKS,
-    } },
+    contextAware: true,
+    variant: "KubernetesGetResource",
+    payload: {
+      struct: "GetResourceRequest",
+      fields: {
+        api_version: { type: "string" },
+        kind: { type: "string" },
+        name: { type: "string" },
+        namespace: OPTIONAL_STRING,
+        disable_cache: { type: "bool" },
+        field_masks: FIELD_MASKS,
+      },
+    },
   },
   list_resources_by_namespace: {
-    contextAware: true, variant: "KubernetesListResourceNamespace",
-    payload: { struct: "ListResourcesByNamespaceRequest", fields: {
-      api_version: { type: "string" }, kind: { type: "string" }, namespace: { type: "string" },
-      label_selector: OPTIONAL_STRING, field_selector: OPTIONAL_STRING, field_masks: FIELD_MASKS,
-    } },
+    contextAware: true,
+    variant: "KubernetesListResourceNamespace",
+    payload: {
+      struct: "ListResourcesByNamespaceRequest",
+      fields: {
+        api_version: { type: "string" },
+        kind: { type: "string" },
+        namespace: { type: "string" },
+        label_selector: OPTIONAL_STRING,
+        field_selector: OPTIONAL_STRING,
+        field_masks: FIELD_MASKS,
+      },
+    },
   },
   list_resources_all: {
-    contextAware: true, variant: "KubernetesListResourceAll",
-    payload: { struct: "ListAllResourcesRequest", fields: {
-      api_version: { type: "string" }, kind: { type: "string" },
-      label_selector: OPTIONAL_STRING, field_selector: OPTIONAL_STRING, field_masks: FIELD_MASKS,
-    } },
+    contextAware: true,
+    variant: "KubernetesListResourceAll",
+    payload: {
+      struct: "ListAllResourcesRequest",
+      fields: {
+        api_version: { type: "string" },
+        kind: { type: "string" },
+        label_selector: OPTIONAL_STRING,
+        field_selector: OPTIONAL_STRING,
+        field_masks: FIELD_MASKS,
+      },
+    },
   },
   can_i: {
-    contextAware: false, variant: "KubernetesCanI",
-    payload: { struct: "CanIRequest", fields: { subject_access_review: { type: "value" }, disable_cache: { type: "bool" } } },
+    contextAware: false,
+    variant: "KubernetesCanI",
+    payload: {
+      struct: "CanIRequest",
+      fields: { subject_access_review: { type: "value" }, disable_cache: { type: "bool" } },
+    },
   },
 };
 
@@ -101,8 +131,12 @@ export class HostCapabilities {
   private readonly cluster?: FakeCluster;
 
   /** `log` receives `tracing/log` payloads (they are also kept in `logs`) */
-  constructor(config: HostCapabilitiesConfig = {}, private readonly log?: (line: string) => void) {
-    if (config.replay && config.cluster) throw new Error("host capabilities: use either a replay session or cluster objects, not both");
+  constructor(
+    config: HostCapabilitiesConfig = {},
+    private readonly log?: (line: string) => void,
+  ) {
+    if (config.replay && config.cluster)
+      throw new Error("host capabilities: use either a replay session or cluster objects, not both");
     this.allowed = config.allowedHostCapabilities ?? ["*"];
     this.contextAware = config.contextAwareResources ?? [];
     if (config.replay) this.replay = new ReplayCursor(config.replay);
@@ -115,7 +149,13 @@ export class HostCapabilities {
     if (binding !== "kubewarden") return fail(`unknown binding: ${binding}`);
     if (namespace === "tracing") return this.trace(operation, text);
     const answer = this.dispatch(namespace, operation, text);
-    this.calls.push({ namespace, operation, payload: text, ok: answer.ok, result: answer.ok ? answer.response.toString("utf8") : answer.error });
+    this.calls.push({
+      namespace,
+      operation,
+      payload: text,
+      ok: answer.ok,
+      result: answer.ok ? answer.response.toString("utf8") : answer.error,
+    });
     return answer;
   };
 
@@ -134,16 +174,23 @@ export class HostCapabilities {
 
   private dispatch(namespace: string, operation: string, text: string): Answer {
     if (namespace !== "kubernetes") return fail(`unknown namespace: ${namespace}`);
-    const spec = Object.prototype.hasOwnProperty.call(KUBERNETES_OPERATIONS, operation) ? KUBERNETES_OPERATIONS[operation] : undefined;
+    const spec = Object.prototype.hasOwnProperty.call(KUBERNETES_OPERATIONS, operation)
+      ? KUBERNETES_OPERATIONS[operation]
+      : undefined;
     if (!spec) return fail(`unknown operation: ${operation}`);
     const path = `${namespace}/${operation}`;
     if (!capabilityAllowed(this.allowed, path)) return fail(capabilityDeniedText(path));
     let request: Record<string, unknown>;
-    try { request = deserialize<Record<string, unknown>>(text, spec.payload); } catch (e) { return fail((e as Error).message); }
+    try {
+      request = deserialize<Record<string, unknown>>(text, spec.payload);
+    } catch (e) {
+      return fail((e as Error).message);
+    }
     if (spec.contextAware) {
       const apiVersion = String(request.api_version);
       const kind = String(request.kind);
-      if (!this.contextAware.some((r) => r.apiVersion === apiVersion && r.kind === kind)) return fail(contextAwareDeniedText(apiVersion, kind));
+      if (!this.contextAware.some((r) => r.apiVersion === apiVersion && r.kind === kind))
+        return fail(contextAwareDeniedText(apiVersion, kind));
     }
     if (this.replay) return this.replay.answer(toCallbackRequest(spec.variant, request));
     if (this.cluster) return this.fromCluster(this.cluster, operation, request);
@@ -152,15 +199,26 @@ export class HostCapabilities {
 
   private fromCluster(cluster: FakeCluster, operation: string, r: Record<string, unknown>): Answer {
     const s = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-    if (Array.isArray(r.field_masks) && r.field_masks.length > 0) return fail("cluster objects: field_masks are not supported by this host");
+    if (Array.isArray(r.field_masks) && r.field_masks.length > 0)
+      return fail("cluster objects: field_masks are not supported by this host");
     try {
       switch (operation) {
         case "get_resource":
           return succeed(cluster.get(String(r.api_version), String(r.kind), String(r.name), s(r.namespace)));
         case "list_resources_by_namespace":
-          return succeed(cluster.list(String(r.api_version), String(r.kind), String(r.namespace), s(r.label_selector), s(r.field_selector)));
+          return succeed(
+            cluster.list(
+              String(r.api_version),
+              String(r.kind),
+              String(r.namespace),
+              s(r.label_selector),
+              s(r.field_selector),
+            ),
+          );
         case "list_resources_all":
-          return succeed(cluster.list(String(r.api_version), String(r.kind), null, s(r.label_selector), s(r.field_selector)));
+          return succeed(
+            cluster.list(String(r.api_version), String(r.kind), null, s(r.label_selector), s(r.field_selector)),
+          );
         default:
           return fail(`cluster objects cannot answer kubernetes/${operation}; use a replay session`);
       }
@@ -172,6 +230,7 @@ export class HostCapabilities {
 
 /** The live request in the shape kwctl records it (can_i's `subject_access_review` is recorded as `request`). */
 function toCallbackRequest(variant: string, payload: Record<string, unknown>): CallbackRequest {
-  if (variant === "KubernetesCanI") return normalizeRequest(variant, { request: payload.subject_access_review, disable_cache: payload.disable_cache });
+  if (variant === "KubernetesCanI")
+    return normalizeRequest(variant, { request: payload.subject_access_review, disable_cache: payload.disable_cache });
   return normalizeRequest(variant, payload);
 }

@@ -11,7 +11,14 @@ import { loadClusterObjects } from "./cluster";
 import { evaluate, EvaluationResult, SettingsOutcome, validateSettings } from "./evaluate";
 import { PolicyModule } from "./guest";
 import { loadReplaySession } from "./replay";
-import { loadAdmissionRequest, loadSettings, metadataContextAwareResources, parseJsonOrYaml, readInput, readPolicyMetadata } from "./request";
+import {
+  loadAdmissionRequest,
+  loadSettings,
+  metadataContextAwareResources,
+  parseJsonOrYaml,
+  readInput,
+  readPolicyMetadata,
+} from "./request";
 
 export interface CaseExpect {
   allowed?: boolean;
@@ -57,13 +64,40 @@ export interface CaseResult {
 }
 
 // `covers` is a free-text cross-reference to spec rows used by the policies' generated cases.yml
-const CASE_KEYS = new Set(["covers", "name", "description", "operation", "request", "settings", "session", "cluster", "contextAware", "hostCapabilities", "expect"]);
-const EXPECT_KEYS = new Set(["allowed", "mutated", "object", "code", "message", "messageContains", "warnings", "auditAnnotations", "annotations", "valid"]);
+const CASE_KEYS = new Set([
+  "covers",
+  "name",
+  "description",
+  "operation",
+  "request",
+  "settings",
+  "session",
+  "cluster",
+  "contextAware",
+  "hostCapabilities",
+  "expect",
+]);
+const EXPECT_KEYS = new Set([
+  "allowed",
+  "mutated",
+  "object",
+  "code",
+  "message",
+  "messageContains",
+  "warnings",
+  "auditAnnotations",
+  "annotations",
+  "valid",
+]);
 
 /** Parses and checks cases.yml strictly: unknown keys, duplicate names and missing inputs are errors. */
 export function parseCases(text: string, source: string): CaseSpec[] {
   let doc: unknown;
-  try { doc = yaml.load(text); } catch (e) { throw new Error(`${source}: invalid YAML: ${(e as Error).message.split("\n")[0]}`); }
+  try {
+    doc = yaml.load(text);
+  } catch (e) {
+    throw new Error(`${source}: invalid YAML: ${(e as Error).message.split("\n")[0]}`);
+  }
   if (!Array.isArray(doc)) throw new Error(`${source}: expected a YAML list of cases`);
   const names = new Set<string>();
   return doc.map((raw, i) => {
@@ -71,17 +105,23 @@ export function parseCases(text: string, source: string): CaseSpec[] {
     const where = `${source}: case ${i + 1}${typeof c?.name === "string" ? ` (${c.name})` : ""}`;
     if (typeof c !== "object" || c === null) throw new Error(`${where}: must be a mapping`);
     for (const k of Object.keys(c)) if (!CASE_KEYS.has(k)) throw new Error(`${where}: unknown key \`${k}\``);
-    if (typeof c.name !== "string" || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(c.name)) throw new Error(`${where}: name must be kebab-case`);
+    if (typeof c.name !== "string" || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(c.name))
+      throw new Error(`${where}: name must be kebab-case`);
     if (names.has(c.name)) throw new Error(`${where}: duplicate name`);
     names.add(c.name);
     if (typeof c.expect !== "object" || c.expect === null) throw new Error(`${where}: missing expect`);
-    for (const k of Object.keys(c.expect)) if (!EXPECT_KEYS.has(k)) throw new Error(`${where}: unknown expect key \`${k}\``);
+    for (const k of Object.keys(c.expect))
+      if (!EXPECT_KEYS.has(k)) throw new Error(`${where}: unknown expect key \`${k}\``);
     const op = c.operation ?? "validate";
-    if (op !== "validate" && op !== "validate_settings") throw new Error(`${where}: operation must be validate or validate_settings`);
+    if (op !== "validate" && op !== "validate_settings")
+      throw new Error(`${where}: operation must be validate or validate_settings`);
     if (op === "validate" && typeof c.request !== "string") throw new Error(`${where}: a validate case needs request`);
-    if (op === "validate" && typeof c.expect.allowed !== "boolean") throw new Error(`${where}: expect.allowed is required for validate cases`);
-    if (op === "validate_settings" && typeof c.expect.valid !== "boolean") throw new Error(`${where}: expect.valid is required for validate_settings cases`);
-    if (c.session !== undefined && c.cluster !== undefined) throw new Error(`${where}: use session or cluster, not both`);
+    if (op === "validate" && typeof c.expect.allowed !== "boolean")
+      throw new Error(`${where}: expect.allowed is required for validate cases`);
+    if (op === "validate_settings" && typeof c.expect.valid !== "boolean")
+      throw new Error(`${where}: expect.valid is required for validate_settings cases`);
+    if (c.session !== undefined && c.cluster !== undefined)
+      throw new Error(`${where}: use session or cluster, not both`);
     return c;
   });
 }
@@ -98,7 +138,8 @@ export function loadCases(policyDir: string): CaseSpec[] {
 /** Policies under `policiesDir` that have a cases.yml (sorted by name). */
 export function policiesWithCases(policiesDir: string): string[] {
   if (!fs.existsSync(policiesDir)) return [];
-  return fs.readdirSync(policiesDir, { withFileTypes: true })
+  return fs
+    .readdirSync(policiesDir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && fs.existsSync(casesFile(path.join(policiesDir, d.name))))
     .map((d) => d.name)
     .sort();
@@ -110,8 +151,12 @@ export function policiesWithCases(policiesDir: string): string[] {
 export function jsonDifference(expected: unknown, actual: unknown, at = ""): string | undefined {
   const show = (v: unknown): string => (v === undefined ? "(absent)" : JSON.stringify(v));
   if (expected === actual) return undefined;
-  const bothObjects = typeof expected === "object" && typeof actual === "object" && expected !== null && actual !== null
-    && Array.isArray(expected) === Array.isArray(actual);
+  const bothObjects =
+    typeof expected === "object" &&
+    typeof actual === "object" &&
+    expected !== null &&
+    actual !== null &&
+    Array.isArray(expected) === Array.isArray(actual);
   if (!bothObjects) return `${at || "/"}: expected ${show(expected)}, got ${show(actual)}`;
   if (Array.isArray(expected) && Array.isArray(actual) && expected.length !== actual.length) {
     return `${at || "/"}: expected ${expected.length} items, got ${actual.length}`;
@@ -141,13 +186,14 @@ function skipReason(evaluation: EvaluationResult): string | undefined {
 }
 
 function objectAnnotations(object: unknown): Record<string, string> | undefined {
-  return ((object as { metadata?: { annotations?: Record<string, string> } } | undefined)?.metadata?.annotations);
+  return (object as { metadata?: { annotations?: Record<string, string> } } | undefined)?.metadata?.annotations;
 }
 
 function describeDecision(evaluation: EvaluationResult): { decision: string; summary: string } {
   const response = evaluation.response!;
   const skip = skipReason(evaluation);
-  if (!response.allowed) return { decision: "rejected", summary: `${response.status?.code ?? ""} ${response.status?.message ?? ""}`.trim() };
+  if (!response.allowed)
+    return { decision: "rejected", summary: `${response.status?.code ?? ""} ${response.status?.message ?? ""}`.trim() };
   if (evaluation.patchOperations?.length) {
     return { decision: "mutated", summary: describeOps(evaluation.patchOperations) + (skip ? ` [skip: ${skip}]` : "") };
   }
@@ -157,26 +203,35 @@ function describeDecision(evaluation: EvaluationResult): { decision: string; sum
 // --- checking expectations ------------------------------------------------------------------------
 
 function checkMessage(expect: CaseExpect, actual: string | undefined, failures: string[]): void {
-  if (expect.message !== undefined && actual !== expect.message) failures.push(`message: expected ${JSON.stringify(expect.message)}, got ${JSON.stringify(actual ?? null)}`);
+  if (expect.message !== undefined && actual !== expect.message)
+    failures.push(`message: expected ${JSON.stringify(expect.message)}, got ${JSON.stringify(actual ?? null)}`);
   if (expect.messageContains !== undefined && !(actual ?? "").includes(expect.messageContains)) {
-    failures.push(`message: expected to contain ${JSON.stringify(expect.messageContains)}, got ${JSON.stringify(actual ?? null)}`);
+    failures.push(
+      `message: expected to contain ${JSON.stringify(expect.messageContains)}, got ${JSON.stringify(actual ?? null)}`,
+    );
   }
 }
 
 function checkValidate(expect: CaseExpect, evaluation: EvaluationResult, testData: string, failures: string[]): void {
   const r = evaluation.response!;
   if (evaluation.trap) failures.push(`the policy trapped: ${evaluation.trap}`);
-  if (expect.allowed !== undefined && r.allowed !== expect.allowed) failures.push(`allowed: expected ${expect.allowed}, got ${r.allowed}${r.status?.message ? ` (${r.status.message})` : ""}`);
+  if (expect.allowed !== undefined && r.allowed !== expect.allowed)
+    failures.push(
+      `allowed: expected ${expect.allowed}, got ${r.allowed}${r.status?.message ? ` (${r.status.message})` : ""}`,
+    );
   const mutated = (evaluation.patchOperations?.length ?? 0) > 0;
   if (expect.mutated !== undefined && mutated !== expect.mutated) {
-    failures.push(`mutated: expected ${expect.mutated}, got ${mutated}${mutated ? ` (${describeOps(evaluation.patchOperations!)})` : ""}`);
+    failures.push(
+      `mutated: expected ${expect.mutated}, got ${mutated}${mutated ? ` (${describeOps(evaluation.patchOperations!)})` : ""}`,
+    );
   }
   if (expect.object !== undefined) {
     const file = path.join(testData, expect.object);
     const d = jsonDifference(parseJsonOrYaml(readInput(file, "expected object"), file), evaluation.mutatedObject);
     if (d) failures.push(`object (${expect.object}) differs at ${d}`);
   }
-  if (expect.code !== undefined && r.status?.code !== expect.code) failures.push(`code: expected ${expect.code}, got ${r.status?.code ?? "none"}`);
+  if (expect.code !== undefined && r.status?.code !== expect.code)
+    failures.push(`code: expected ${expect.code}, got ${r.status?.code ?? "none"}`);
   checkMessage(expect, r.status?.message, failures);
   if (expect.warnings !== undefined) {
     const d = jsonDifference(expect.warnings, r.warnings ?? []);
@@ -189,8 +244,12 @@ function checkValidate(expect: CaseExpect, evaluation: EvaluationResult, testDat
   if (expect.annotations !== undefined) {
     const actual = objectAnnotations(evaluation.mutatedObject) ?? {};
     for (const [key, value] of Object.entries(expect.annotations)) {
-      if (value === null && key in actual) failures.push(`annotation ${key}: expected absent, got ${JSON.stringify(actual[key])}`);
-      if (value !== null && actual[key] !== value) failures.push(`annotation ${key}: expected ${JSON.stringify(value)}, got ${JSON.stringify(actual[key] ?? null)}`);
+      if (value === null && key in actual)
+        failures.push(`annotation ${key}: expected absent, got ${JSON.stringify(actual[key])}`);
+      if (value !== null && actual[key] !== value)
+        failures.push(
+          `annotation ${key}: expected ${JSON.stringify(value)}, got ${JSON.stringify(actual[key] ?? null)}`,
+        );
     }
   }
 }
@@ -204,7 +263,11 @@ export interface RunCasesOptions {
   only?: string[];
 }
 
-function capabilitiesFor(c: CaseSpec, testData: string, metadataResources: HostCapabilitiesConfig["contextAwareResources"]): HostCapabilitiesConfig {
+function capabilitiesFor(
+  c: CaseSpec,
+  testData: string,
+  metadataResources: HostCapabilitiesConfig["contextAwareResources"],
+): HostCapabilitiesConfig {
   return {
     allowedHostCapabilities: c.hostCapabilities ?? ["*"],
     contextAwareResources: c.contextAware === false ? [] : metadataResources,
@@ -224,21 +287,44 @@ export function runCase(policy: string, module: PolicyModule, c: CaseSpec, testD
     // like a ClusterAdmissionPolicy created from the metadata: spec.mutating = metadata.mutating, so
     // a validator that emits a patch is rejected here as it would be by policy-server. No time
     // budget: a loaded CI runner must not turn a slow case into a failure (the bench measures time).
-    const policyServer = { allowedToMutate: metadata?.mutating !== false, policyId: `clusterwide-${policy}`, timeBudgetMs: null };
+    const policyServer = {
+      allowedToMutate: metadata?.mutating !== false,
+      policyId: `clusterwide-${policy}`,
+      timeBudgetMs: null,
+    };
     if ((c.operation ?? "validate") === "validate_settings") {
       const outcome = validateSettings(module, { settings, capabilities, ...policyServer });
       if (outcome.trap) failures.push(`the policy trapped: ${outcome.trap}`);
-      if (outcome.valid !== c.expect.valid) failures.push(`valid: expected ${c.expect.valid}, got ${outcome.valid}${outcome.message ? ` (${outcome.message})` : ""}`);
+      if (outcome.valid !== c.expect.valid)
+        failures.push(
+          `valid: expected ${c.expect.valid}, got ${outcome.valid}${outcome.message ? ` (${outcome.message})` : ""}`,
+        );
       checkMessage(c.expect, outcome.message, failures);
       const decision = outcome.valid ? "settings valid" : "settings invalid";
-      return { ...base, ok: failures.length === 0, failures, decision, summary: outcome.message ?? "", settingsOutcome: outcome };
+      return {
+        ...base,
+        ok: failures.length === 0,
+        failures,
+        decision,
+        summary: outcome.message ?? "",
+        settingsOutcome: outcome,
+      };
     }
     const request = loadAdmissionRequest(path.join(testData, c.request!));
     const evaluation = evaluate(module, request, { settings, capabilities, ...policyServer });
     base.notes.push(...evaluation.hostWarnings);
     if (!evaluation.response) {
-      failures.push(`settings are not valid: ${evaluation.settings.message}${evaluation.settings.trap ? " (trap)" : ""}`);
-      return { ...base, ok: false, failures, decision: "settings invalid", summary: evaluation.settings.message ?? "", evaluation };
+      failures.push(
+        `settings are not valid: ${evaluation.settings.message}${evaluation.settings.trap ? " (trap)" : ""}`,
+      );
+      return {
+        ...base,
+        ok: false,
+        failures,
+        decision: "settings invalid",
+        summary: evaluation.settings.message ?? "",
+        evaluation,
+      };
     }
     checkValidate(c.expect, evaluation, testData, failures);
     return { ...base, ok: failures.length === 0, failures, ...describeDecision(evaluation), evaluation };

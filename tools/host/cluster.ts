@@ -11,7 +11,8 @@ import { CALLBACK_FAILURE, rustDebugOption } from "./rust";
 import { compareKeys, serdeJson, valueFromNode, writeString } from "./serde";
 
 export type KubeObject = Record<string, unknown> & {
-  apiVersion?: string; kind?: string;
+  apiVersion?: string;
+  kind?: string;
   metadata?: { name?: string; namespace?: string; labels?: Record<string, string> } & Record<string, unknown>;
 };
 
@@ -20,14 +21,24 @@ export { CALLBACK_FAILURE };
 /** Flattens documents and `List` objects into a plain object list; every object needs apiVersion, kind, metadata.name. */
 export function parseClusterObjects(text: string, source = "<cluster>"): KubeObject[] {
   let docs: unknown[];
-  try { docs = yaml.loadAll(text, { schema: LOSSLESS_YAML_SCHEMA }).map((d) => valueFromNode(yamlToNode(d))); } catch (e) { throw new Error(`${source}: invalid YAML: ${(e as Error).message.split("\n")[0]}`); }
+  try {
+    docs = yaml.loadAll(text, { schema: LOSSLESS_YAML_SCHEMA }).map((d) => valueFromNode(yamlToNode(d)));
+  } catch (e) {
+    throw new Error(`${source}: invalid YAML: ${(e as Error).message.split("\n")[0]}`);
+  }
   const out: KubeObject[] = [];
   const add = (doc: unknown): void => {
     if (doc === null || doc === undefined) return;
-    if (Array.isArray(doc)) { doc.forEach(add); return; }
+    if (Array.isArray(doc)) {
+      doc.forEach(add);
+      return;
+    }
     const obj = doc as KubeObject;
     if (typeof obj !== "object") throw new Error(`${source}: cluster objects must be mappings`);
-    if (typeof obj.kind === "string" && obj.kind.endsWith("List") && Array.isArray(obj.items)) { (obj.items as unknown[]).forEach(add); return; }
+    if (typeof obj.kind === "string" && obj.kind.endsWith("List") && Array.isArray(obj.items)) {
+      (obj.items as unknown[]).forEach(add);
+      return;
+    }
     if (typeof obj.apiVersion !== "string" || typeof obj.kind !== "string" || typeof obj.metadata?.name !== "string") {
       throw new Error(`${source}: object ${out.length + 1} needs apiVersion, kind and metadata.name`);
     }
@@ -39,7 +50,13 @@ export function parseClusterObjects(text: string, source = "<cluster>"): KubeObj
 
 export function loadClusterObjects(file: string): KubeObject[] {
   let text: string;
-  try { text = fs.readFileSync(file, "utf8"); } catch (e) { throw new Error(`cannot read cluster objects ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new Error(
+      `cannot read cluster objects ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
+  }
   return parseClusterObjects(text, file);
 }
 
@@ -55,7 +72,10 @@ function splitTerms(selector: string): string[] {
   for (const ch of selector) {
     if (ch === "(") depth++;
     if (ch === ")") depth--;
-    if (ch === "," && depth === 0) { terms.push(cur); cur = ""; } else cur += ch;
+    if (ch === "," && depth === 0) {
+      terms.push(cur);
+      cur = "";
+    } else cur += ch;
   }
   terms.push(cur);
   return terms.map((t) => t.trim()).filter((t) => t !== "");
@@ -110,18 +130,47 @@ export function fieldSelectorMatcher(selector: string | null): (obj: KubeObject)
 
 // Kinds the API server serves cluster-scoped, for kinds the objects file holds no object of.
 const CLUSTER_SCOPED_KINDS = new Set([
-  "Namespace", "Node", "PersistentVolume", "ClusterRole", "ClusterRoleBinding", "StorageClass",
-  "CustomResourceDefinition", "PriorityClass", "RuntimeClass", "IngressClass", "CSIDriver", "CSINode",
-  "VolumeAttachment", "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration",
-  "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "APIService", "CertificateSigningRequest",
-  "ClusterAdmissionPolicy", "ClusterAdmissionPolicyGroup", "PolicyServer",
+  "Namespace",
+  "Node",
+  "PersistentVolume",
+  "ClusterRole",
+  "ClusterRoleBinding",
+  "StorageClass",
+  "CustomResourceDefinition",
+  "PriorityClass",
+  "RuntimeClass",
+  "IngressClass",
+  "CSIDriver",
+  "CSINode",
+  "VolumeAttachment",
+  "MutatingWebhookConfiguration",
+  "ValidatingWebhookConfiguration",
+  "ValidatingAdmissionPolicy",
+  "ValidatingAdmissionPolicyBinding",
+  "APIService",
+  "CertificateSigningRequest",
+  "ClusterAdmissionPolicy",
+  "ClusterAdmissionPolicyGroup",
+  "PolicyServer",
 ]);
 
 // ObjectMeta's fields: metadata is read into that struct, so other keys do not reach the guest
 const OBJECT_META_FIELDS = new Set([
-  "annotations", "creationTimestamp", "deletionGracePeriodSeconds", "deletionTimestamp", "finalizers",
-  "generateName", "generation", "labels", "managedFields", "name", "namespace", "ownerReferences",
-  "resourceVersion", "selfLink", "uid",
+  "annotations",
+  "creationTimestamp",
+  "deletionGracePeriodSeconds",
+  "deletionTimestamp",
+  "finalizers",
+  "generateName",
+  "generation",
+  "labels",
+  "managedFields",
+  "name",
+  "namespace",
+  "ownerReferences",
+  "resourceVersion",
+  "selfLink",
+  "uid",
 ]);
 
 const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
@@ -129,16 +178,23 @@ const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 /** A DynamicObject as serde_json writes it: apiVersion, kind, metadata (ObjectMeta), then the rest sorted. */
 export function dynamicObjectJson(obj: KubeObject, metadata: Record<string, unknown> = obj.metadata ?? {}): string {
   const meta: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(metadata)) if (OBJECT_META_FIELDS.has(k) && v !== null && v !== undefined) meta[k] = v;
-  const rest = Object.keys(obj).filter((k) => k !== "apiVersion" && k !== "kind" && k !== "metadata").sort(compareKeys);
-  const parts = [`"apiVersion":${writeString(String(obj.apiVersion))}`, `"kind":${writeString(String(obj.kind))}`, `"metadata":${serdeJson(meta)}`];
+  for (const [k, v] of Object.entries(metadata))
+    if (OBJECT_META_FIELDS.has(k) && v !== null && v !== undefined) meta[k] = v;
+  const rest = Object.keys(obj)
+    .filter((k) => k !== "apiVersion" && k !== "kind" && k !== "metadata")
+    .sort(compareKeys);
+  const parts = [
+    `"apiVersion":${writeString(String(obj.apiVersion))}`,
+    `"kind":${writeString(String(obj.kind))}`,
+    `"metadata":${serdeJson(meta)}`,
+  ];
   for (const k of rest) parts.push(`${writeString(k)}:${serdeJson(obj[k])}`);
   return `{${parts.join(",")}}`;
 }
 
 /** The metadata of an object served from the reflector cache. */
 function cachedMetadata(obj: KubeObject): Record<string, unknown> {
-  const annotations = { ...(obj.metadata?.annotations as Record<string, unknown> | undefined ?? {}) };
+  const annotations = { ...((obj.metadata?.annotations as Record<string, unknown> | undefined) ?? {}) };
   delete annotations[LAST_APPLIED];
   return { ...(obj.metadata ?? {}), annotations, managedFields: [] };
 }
@@ -164,18 +220,29 @@ export class FakeCluster {
       throw new Error(`${CALLBACK_FAILURE}Resource ${apiVersion}/${kind} is namespaced, but no namespace was provided`);
     }
     // a cluster-scoped kind is fetched by name alone: a namespace given with it is ignored
-    const found = this.ofKind(apiVersion, kind)
-      .find((o) => o.metadata?.name === name && (!namespaced || o.metadata?.namespace === namespace));
+    const found = this.ofKind(apiVersion, kind).find(
+      (o) => o.metadata?.name === name && (!namespaced || o.metadata?.namespace === namespace),
+    );
     if (!found) {
-      throw new Error(`${CALLBACK_FAILURE}Cannot find ${apiVersion}/${kind} named '${name}' inside of namespace '${rustDebugOption(namespace)}'`);
+      throw new Error(
+        `${CALLBACK_FAILURE}Cannot find ${apiVersion}/${kind} named '${name}' inside of namespace '${rustDebugOption(namespace)}'`,
+      );
     }
     return dynamicObjectJson(found);
   }
 
   /** The answer to list_resources_*: a List of matching objects; `namespace` null lists every namespace. */
-  list(apiVersion: string, kind: string, namespace: string | null, labelSelector: string | null, fieldSelector: string | null): string {
+  list(
+    apiVersion: string,
+    kind: string,
+    namespace: string | null,
+    labelSelector: string | null,
+    fieldSelector: string | null,
+  ): string {
     if (namespace !== null && !this.namespaced(apiVersion, kind)) {
-      throw new Error(`${CALLBACK_FAILURE}resource ${apiVersion}/${kind} is cluster wide. Cannot search for it inside of a namespace`);
+      throw new Error(
+        `${CALLBACK_FAILURE}resource ${apiVersion}/${kind} is cluster wide. Cannot search for it inside of a namespace`,
+      );
     }
     const byLabel = labelSelectorMatcher(labelSelector);
     const byField = fieldSelectorMatcher(fieldSelector);

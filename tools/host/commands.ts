@@ -7,7 +7,13 @@ import { evaluate, EvaluationOptions, EvaluationResult } from "./evaluate";
 import { evaluateWithDeadline } from "./evaluate-worker";
 import { PolicyModule } from "./guest";
 import { loadReplaySession } from "./replay";
-import { loadAdmissionRequest, loadSettings, metadataContextAwareResources, parseSettingsJson, readPolicyMetadata } from "./request";
+import {
+  loadAdmissionRequest,
+  loadSettings,
+  metadataContextAwareResources,
+  parseSettingsJson,
+  readPolicyMetadata,
+} from "./request";
 import type { PolicyMode } from "./response";
 
 interface RunFlags {
@@ -26,7 +32,8 @@ interface RunFlags {
 /** kwctl accepts `file://` URIs and plain paths; registry and https sources need kwctl itself. */
 function modulePathFromUri(uri: string): string {
   if (uri.startsWith("file://")) return uri.slice("file://".length);
-  if (/^(registry|https?):\/\//.test(uri)) throw new Error(`${uri}: only local modules (a path or file://) can be run without kwctl`);
+  if (/^(registry|https?):\/\//.test(uri))
+    throw new Error(`${uri}: only local modules (a path or file://) can be run without kwctl`);
   return uri;
 }
 
@@ -36,12 +43,14 @@ function collect(value: string, previous: string[] | undefined): string[] {
 
 function parseTimeout(value: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`--timeout-seconds: expected a non-negative number, got ${JSON.stringify(value)}`);
+  if (!Number.isFinite(n) || n < 0)
+    throw new Error(`--timeout-seconds: expected a non-negative number, got ${JSON.stringify(value)}`);
   return n;
 }
 
 function settingsFrom(flags: RunFlags): Record<string, unknown> {
-  if (flags.settingsPath !== undefined && flags.settingsJson !== undefined) throw new Error("--settings-path and --settings-json cannot be used together");
+  if (flags.settingsPath !== undefined && flags.settingsJson !== undefined)
+    throw new Error("--settings-path and --settings-json cannot be used together");
   if (flags.settingsPath !== undefined) return loadSettings(flags.settingsPath);
   if (flags.settingsJson !== undefined) return parseSettingsJson(flags.settingsJson);
   return {};
@@ -52,11 +61,15 @@ function capabilitiesFrom(flags: RunFlags, module: PolicyModule): HostCapabiliti
     throw new Error("--replay-host-capabilities-interactions and --cluster-objects cannot be used together");
   }
   // like kwctl: no Kubernetes resource is readable unless --allow-context-aware grants the metadata's list
-  const contextAwareResources: ContextAwareResource[] = flags.allowContextAware ? metadataContextAwareResources(readPolicyMetadata(module.module)) : [];
+  const contextAwareResources: ContextAwareResource[] = flags.allowContextAware
+    ? metadataContextAwareResources(readPolicyMetadata(module.module))
+    : [];
   return {
     allowedHostCapabilities: flags.allowedHostCapabilities,
     contextAwareResources,
-    ...(flags.replayHostCapabilitiesInteractions ? { replay: loadReplaySession(flags.replayHostCapabilitiesInteractions) } : {}),
+    ...(flags.replayHostCapabilitiesInteractions
+      ? { replay: loadReplaySession(flags.replayHostCapabilitiesInteractions) }
+      : {}),
     ...(flags.clusterObjects ? { cluster: loadClusterObjects(flags.clusterObjects) } : {}),
   };
 }
@@ -87,7 +100,9 @@ async function runPolicy(moduleUri: string, flags: RunFlags, out: RunOutput): Pr
   if (!result.response) throw new Error(`Provided settings are not valid: ${result.settings.message ?? ""}`);
   out.stdout.write(JSON.stringify(result.response) + "\n");
   if (flags.showPatch && result.patchOperations) {
-    out.stderr.write(`patch operations:\n${result.patchOperations.map((op) => `  ${JSON.stringify(op)}`).join("\n")}\n`);
+    out.stderr.write(
+      `patch operations:\n${result.patchOperations.map((op) => `  ${JSON.stringify(op)}`).join("\n")}\n`,
+    );
   }
 }
 
@@ -96,16 +111,30 @@ export function registerRun(program: Command, out: RunOutput = process): void {
     .command("run")
     .description("Evaluate a request against a policy module, like `kwctl run` (AdmissionResponse JSON on stdout)")
     .argument("<module>", "policy module: a path or file:// URI")
-    .requiredOption("-r, --request-path <path>", "AdmissionRequest, AdmissionReview or plain manifest (JSON/YAML); - for stdin")
+    .requiredOption(
+      "-r, --request-path <path>",
+      "AdmissionRequest, AdmissionReview or plain manifest (JSON/YAML); - for stdin",
+    )
     .option("-s, --settings-path <path>", "policy settings (JSON/YAML)")
     .option("--settings-json <json>", "policy settings as a JSON object (or null)")
     .option("--allow-context-aware", "grant the contextAwareResources listed in the module metadata")
-    .option("--allowed-host-capabilities <pattern>", "allowed host capability pattern (repeatable): *, kubernetes/*, kubernetes/get_resource", collect)
+    .option(
+      "--allowed-host-capabilities <pattern>",
+      "allowed host capability pattern (repeatable): *, kubernetes/*, kubernetes/get_resource",
+      collect,
+    )
     .option("--replay-host-capabilities-interactions <file>", "answer host capabilities from a kwctl replay session")
-    .option("--cluster-objects <file>", "answer Kubernetes lookups from a YAML list / stream of objects (cachewarden extension)")
+    .option(
+      "--cluster-objects <file>",
+      "answer Kubernetes lookups from a YAML list / stream of objects (cachewarden extension)",
+    )
     .addOption(new Option("--mode <mode>", "policy mode").choices(["protect", "monitor"]).default("protect"))
     .option("--show-patch", "also print the decoded JSON patch operations on stderr (stdout stays kwctl-identical)")
-    .option("--timeout-seconds <seconds>", "hard per-call deadline, enforced in a worker thread (0 = none; default: 2 s measured, not enforced)", parseTimeout)
+    .option(
+      "--timeout-seconds <seconds>",
+      "hard per-call deadline, enforced in a worker thread (0 = none; default: 2 s measured, not enforced)",
+      parseTimeout,
+    )
     .action(async (moduleUri: string, flags: RunFlags) => {
       await runPolicy(moduleUri, { ...flags, allowedHostCapabilities: flags.allowedHostCapabilities ?? ["*"] }, out);
     });

@@ -19,9 +19,19 @@ interface WorkerInput {
 type WorkerMessage = { phase: string } | { result: EvaluationResult } | { error: string };
 
 /** Runs `evaluate` in a worker; a guest call still running after `deadlineMs` ends the evaluation as policy-server would. */
-export function evaluateWithDeadline(module: PolicyModule, request: AdmissionRequest, opts: EvaluationOptions, deadlineMs: number): Promise<EvaluationResult> {
+export function evaluateWithDeadline(
+  module: PolicyModule,
+  request: AdmissionRequest,
+  opts: EvaluationOptions,
+  deadlineMs: number,
+): Promise<EvaluationResult> {
   const { log: _log, ...cloneable } = opts; // functions cannot cross the thread boundary
-  const input: WorkerInput = { moduleBytes: module.bytes, source: module.source, request, opts: { payloads: guestPayloads(request, opts.settings), ...cloneable, timeBudgetMs: null } };
+  const input: WorkerInput = {
+    moduleBytes: module.bytes,
+    source: module.source,
+    request,
+    opts: { payloads: guestPayloads(request, opts.settings), ...cloneable, timeBudgetMs: null },
+  };
   // the worker has no tsx loader of its own: register it, then load this very file
   const bootstrap = `require("tsx/cjs"); require(${JSON.stringify(path.join(__dirname, "evaluate-worker.ts"))});`;
   const worker = new Worker(bootstrap, { eval: true, workerData: input });
@@ -30,26 +40,49 @@ export function evaluateWithDeadline(module: PolicyModule, request: AdmissionReq
     let timer: NodeJS.Timeout | undefined;
     const arm = (): void => {
       if (timer) clearTimeout(timer);
-      timer = setTimeout(() => { void worker.terminate(); resolve(interrupted(phase, request)); }, deadlineMs);
+      timer = setTimeout(() => {
+        void worker.terminate();
+        resolve(interrupted(phase, request));
+      }, deadlineMs);
     };
-    const finish = (): void => { if (timer) clearTimeout(timer); void worker.terminate(); };
+    const finish = (): void => {
+      if (timer) clearTimeout(timer);
+      void worker.terminate();
+    };
     worker.on("message", (m: WorkerMessage) => {
-      if ("phase" in m) { phase = m.phase; arm(); return; }
+      if ("phase" in m) {
+        phase = m.phase;
+        arm();
+        return;
+      }
       finish();
-      if ("result" in m) resolve(m.result); else reject(new Error(m.error));
+      if ("result" in m) resolve(m.result);
+      else reject(new Error(m.error));
     });
-    worker.on("error", (e) => { finish(); reject(e); });
+    worker.on("error", (e) => {
+      finish();
+      reject(e);
+    });
   });
 }
 
 function interrupted(phase: string, request: AdmissionRequest): EvaluationResult {
   if (phase === "validate_settings" || phase === "startup") {
-    return { settings: { valid: false, message: `Error invoking settings validation callback: ${TIMEOUT_TEXT}` }, hostCalls: [], hostWarnings: [] };
+    return {
+      settings: { valid: false, message: `Error invoking settings validation callback: ${TIMEOUT_TEXT}` },
+      hostCalls: [],
+      hostWarnings: [],
+    };
   }
   return {
     settings: { valid: true },
-    response: admissionResponse({ uid: String(request.uid ?? ""), allowed: false, status: { message: TIMEOUT_TEXT, code: 500 } }),
-    hostCalls: [], hostWarnings: [],
+    response: admissionResponse({
+      uid: String(request.uid ?? ""),
+      allowed: false,
+      status: { message: TIMEOUT_TEXT, code: 500 },
+    }),
+    hostCalls: [],
+    hostWarnings: [],
   };
 }
 

@@ -15,8 +15,16 @@ import { serdeJson } from "./serde";
 import { GuestCallResult, PolicyModule } from "./guest";
 import { AdmissionRequest, requestForGuest } from "./request";
 import {
-  AdmissionResponse, admissionResponse, decodePatch, fromValidationResponse, internalServerError,
-  parseSettingsValidationResponse, parseValidationResponse, postProcess, PostProcessing, TIMEOUT_TEXT,
+  AdmissionResponse,
+  admissionResponse,
+  decodePatch,
+  fromValidationResponse,
+  internalServerError,
+  parseSettingsValidationResponse,
+  parseValidationResponse,
+  postProcess,
+  PostProcessing,
+  TIMEOUT_TEXT,
 } from "./response";
 
 export const DEFAULT_TIME_BUDGET_MS = 2000;
@@ -37,14 +45,20 @@ export interface EvaluationOptions extends PostProcessing {
   payloads?: GuestPayloads;
 }
 
-export interface GuestPayloads { validateSettings: string; validate: string }
+export interface GuestPayloads {
+  validateSettings: string;
+  validate: string;
+}
 
 /**
  * The bytes policy-server hands the guest: the settings alone, then `{"request","settings"}`, each
  * written as serde_json writes a `Value` (keys in byte order, numbers keeping their kind).
  */
 export function guestPayloads(request: AdmissionRequest, settings: Record<string, unknown> = {}): GuestPayloads {
-  return { validateSettings: serdeJson(settings), validate: serdeJson({ request: requestForGuest(request), settings }) };
+  return {
+    validateSettings: serdeJson(settings),
+    validate: serdeJson({ request: requestForGuest(request), settings }),
+  };
 }
 
 export interface SettingsOutcome {
@@ -84,13 +98,22 @@ function guestFailureText(result: GuestCallResult): string {
 }
 
 /** `validate_settings` with the settings object alone; never throws for guest misbehaviour. */
-export function validateSettings(module: PolicyModule, opts: EvaluationOptions = {}, host?: HostCapabilities): SettingsOutcome {
+export function validateSettings(
+  module: PolicyModule,
+  opts: EvaluationOptions = {},
+  host?: HostCapabilities,
+): SettingsOutcome {
   const capabilities = host ?? new HostCapabilities(opts.capabilities, opts.log);
   const payload = opts.payloads?.validateSettings ?? serdeJson(opts.settings ?? {});
   const result = module.call("validate_settings", payload, { hostCall: capabilities.handler, log: opts.log });
   const prefix = "Error invoking settings validation callback: ";
   if (overBudget(result, opts.timeBudgetMs)) return { valid: false, message: prefix + TIMEOUT_TEXT };
-  if (!result.ok) return { valid: false, message: prefix + guestFailureText(result), ...(result.trapped ? { trap: result.trap } : {}) };
+  if (!result.ok)
+    return {
+      valid: false,
+      message: prefix + guestFailureText(result),
+      ...(result.trapped ? { trap: result.trap } : {}),
+    };
   try {
     const parsed = parseSettingsValidationResponse(result.response!);
     return parsed.valid ? { valid: true } : { valid: false, message: parsed.message ?? "" };
@@ -100,7 +123,12 @@ export function validateSettings(module: PolicyModule, opts: EvaluationOptions =
 }
 
 /** `validate` and the AdmissionResponse, without the settings step. */
-export function validateRequest(module: PolicyModule, request: AdmissionRequest, opts: EvaluationOptions = {}, host?: HostCapabilities): Omit<EvaluationResult, "settings"> {
+export function validateRequest(
+  module: PolicyModule,
+  request: AdmissionRequest,
+  opts: EvaluationOptions = {},
+  host?: HostCapabilities,
+): Omit<EvaluationResult, "settings"> {
   const capabilities = host ?? new HostCapabilities(opts.capabilities, opts.log);
   const payload = opts.payloads?.validate ?? guestPayloads(request, opts.settings).validate;
   const result = module.call("validate", payload, { hostCall: capabilities.handler, log: opts.log });
@@ -109,13 +137,18 @@ export function validateRequest(module: PolicyModule, request: AdmissionRequest,
     const final = postProcess(response, opts);
     const patchOperations = final.patch !== undefined ? decodePatch(final.patch) : undefined;
     return {
-      response: final, trap, patchOperations,
+      response: final,
+      trap,
+      patchOperations,
       mutatedObject: applyOperations(request.object, patchOperations),
-      hostCalls: capabilities.calls, hostWarnings: capabilities.warnings(),
+      hostCalls: capabilities.calls,
+      hostWarnings: capabilities.warnings(),
     };
   };
-  if (overBudget(result, opts.timeBudgetMs)) return done(admissionResponse({ uid, allowed: false, status: { message: TIMEOUT_TEXT, code: 500 } }));
-  if (!result.ok) return done(internalServerError(uid, guestFailureText(result)), result.trapped ? result.trap : undefined);
+  if (overBudget(result, opts.timeBudgetMs))
+    return done(admissionResponse({ uid, allowed: false, status: { message: TIMEOUT_TEXT, code: 500 } }));
+  if (!result.ok)
+    return done(internalServerError(uid, guestFailureText(result)), result.trapped ? result.trap : undefined);
   try {
     return done(fromValidationResponse(request, parseValidationResponse(result.response!)));
   } catch (e) {
@@ -129,7 +162,11 @@ function applyOperations(object: unknown, ops: Operation[] | undefined): unknown
 }
 
 /** kwctl run: settings first (an invalid outcome stops there), then validate. One host state for both. */
-export function evaluate(module: PolicyModule, request: AdmissionRequest, opts: EvaluationOptions = {}): EvaluationResult {
+export function evaluate(
+  module: PolicyModule,
+  request: AdmissionRequest,
+  opts: EvaluationOptions = {},
+): EvaluationResult {
   const host = new HostCapabilities(opts.capabilities, opts.log);
   const settings = validateSettings(module, opts, host);
   if (!settings.valid) return { settings, hostCalls: host.calls, hostWarnings: host.warnings() };

@@ -5,8 +5,12 @@ import * as fs from "node:fs";
 import { createWapcImports, invokeGuestCall, newCallState, runInitializers } from "./instance";
 
 /** Answers `__host_call(binding, namespace, operation, payload)`: bytes on success, an error text otherwise. */
-export type HostCallHandler = (binding: string, namespace: string, operation: string, payload: Buffer)
-  => { ok: true; response: Buffer } | { ok: false; error: string };
+export type HostCallHandler = (
+  binding: string,
+  namespace: string,
+  operation: string,
+  payload: Buffer,
+) => { ok: true; response: Buffer } | { ok: false; error: string };
 
 export interface GuestCallOptions {
   /** answers host calls; default: every call fails with "host capabilities are not available" */
@@ -36,15 +40,25 @@ export class GuestLoadError extends Error {}
 
 /** The nine waPC host functions policy-server links; any other `wapc` import fails to load. */
 export const WAPC_HOST_FUNCTIONS: ReadonlySet<string> = new Set([
-  "__guest_request", "__guest_response", "__guest_error", "__host_call", "__host_response_len",
-  "__host_response", "__host_error_len", "__host_error", "__console_log",
+  "__guest_request",
+  "__guest_response",
+  "__guest_error",
+  "__host_call",
+  "__host_response_len",
+  "__host_response",
+  "__host_error_len",
+  "__host_error",
+  "__console_log",
 ]);
 
 export class PolicyModule {
   readonly module: WebAssembly.Module;
   readonly bytes: Buffer;
 
-  private constructor(bytes: Buffer, readonly source: string) {
+  private constructor(
+    bytes: Buffer,
+    readonly source: string,
+  ) {
     this.bytes = bytes;
     try {
       this.module = new WebAssembly.Module(new Uint8Array(bytes));
@@ -53,7 +67,9 @@ export class PolicyModule {
     }
     for (const imp of WebAssembly.Module.imports(this.module)) {
       if (imp.module !== "wapc" || imp.kind !== "function" || !WAPC_HOST_FUNCTIONS.has(imp.name)) {
-        throw new GuestLoadError(`${source}: unknown import: ${imp.module}::${imp.name} has not been defined (only the wapc host functions are provided)`);
+        throw new GuestLoadError(
+          `${source}: unknown import: ${imp.module}::${imp.name} has not been defined (only the wapc host functions are provided)`,
+        );
       }
     }
     const exports = new Map(WebAssembly.Module.exports(this.module).map((e) => [e.name, e.kind]));
@@ -63,7 +79,11 @@ export class PolicyModule {
 
   static fromFile(file: string): PolicyModule {
     let bytes: Buffer;
-    try { bytes = fs.readFileSync(file); } catch (e) { throw new GuestLoadError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+    try {
+      bytes = fs.readFileSync(file);
+    } catch (e) {
+      throw new GuestLoadError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
     return new PolicyModule(bytes, file);
   }
 
@@ -78,12 +98,21 @@ export class PolicyModule {
     return { ...result, elapsedMs: performance.now() - started };
   }
 
-  private callInFreshInstance(operation: string, payload: Uint8Array | string, opts: GuestCallOptions): GuestCallResult {
+  private callInFreshInstance(
+    operation: string,
+    payload: Uint8Array | string,
+    opts: GuestCallOptions,
+  ): GuestCallResult {
     const state = newCallState(operation, payload, opts);
     let memory: WebAssembly.Memory | undefined;
     let instance: WebAssembly.Instance;
     try {
-      instance = new WebAssembly.Instance(this.module, { wapc: createWapcImports(() => state, () => memory) });
+      instance = new WebAssembly.Instance(this.module, {
+        wapc: createWapcImports(
+          () => state,
+          () => memory,
+        ),
+      });
     } catch (e) {
       return { ok: false, trapped: true, trap: `instantiation failed: ${(e as Error).message}`, memoryBytes: 0 };
     }
@@ -91,7 +120,13 @@ export class PolicyModule {
     try {
       runInitializers(instance);
     } catch (e) {
-      return { ok: false, trapped: true, trap: `Initialization failed: ${(e as Error).message}`, error: state.guestError, memoryBytes: memory.buffer.byteLength };
+      return {
+        ok: false,
+        trapped: true,
+        trap: `Initialization failed: ${(e as Error).message}`,
+        error: state.guestError,
+        memoryBytes: memory.buffer.byteLength,
+      };
     }
     return invokeGuestCall(instance, state);
   }

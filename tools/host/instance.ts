@@ -18,11 +18,20 @@ export interface WapcCallState {
 
 const NO_HOST_CAPABILITIES: HostCallHandler = () => ({ ok: false, error: "host capabilities are not available" });
 
-export function newCallState(operation: string, payload: Uint8Array | string, opts: GuestCallOptions = {}): WapcCallState {
+export function newCallState(
+  operation: string,
+  payload: Uint8Array | string,
+  opts: GuestCallOptions = {},
+): WapcCallState {
   return {
     operation: Buffer.from(operation, "utf8"),
     // the host only reads the payload (copies it into guest memory), so a caller's Buffer is used as is
-    payload: typeof payload === "string" ? Buffer.from(payload, "utf8") : Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
+    payload:
+      typeof payload === "string"
+        ? Buffer.from(payload, "utf8")
+        : Buffer.isBuffer(payload)
+          ? payload
+          : Buffer.from(payload),
     hostCall: opts.hostCall ?? NO_HOST_CAPABILITIES,
     log: opts.log,
   };
@@ -32,7 +41,10 @@ export function newCallState(operation: string, payload: Uint8Array | string, op
  * The `wapc` import functions over `state()` (the call in progress) and `memory()` (the instance's
  * exported memory, known only after instantiation).
  */
-export function createWapcImports(state: () => WapcCallState, memory: () => WebAssembly.Memory | undefined): Record<string, (...args: number[]) => number | void> {
+export function createWapcImports(
+  state: () => WapcCallState,
+  memory: () => WebAssembly.Memory | undefined,
+): Record<string, (...args: number[]) => number | void> {
   let view: Buffer | undefined;
   const mem = (): Buffer => {
     const m = memory();
@@ -42,7 +54,8 @@ export function createWapcImports(state: () => WapcCallState, memory: () => WebA
     return view;
   };
   const checked = (m: Buffer, ptr: number, len: number): void => {
-    if (ptr < 0 || len < 0 || ptr + len > m.length) throw new RangeError(`guest passed an out-of-range buffer (${ptr}+${len})`);
+    if (ptr < 0 || len < 0 || ptr + len > m.length)
+      throw new RangeError(`guest passed an out-of-range buffer (${ptr}+${len})`);
   };
   /** a copy: guest memory is reused by the next call */
   const slice = (ptr: number, len: number): Buffer => {
@@ -57,25 +70,59 @@ export function createWapcImports(state: () => WapcCallState, memory: () => WebA
     return m.toString("utf8", ptr, ptr + len);
   };
   return {
-    __guest_request(opPtr: number, ptr: number): void { const s = state(); mem().set(s.operation, opPtr); mem().set(s.payload, ptr); },
-    __guest_response(ptr: number, len: number): void { state().response = slice(ptr, len); },
-    __guest_error(ptr: number, len: number): void { state().guestError = text(ptr, len); },
-    __host_call(bp: number, bl: number, np: number, nl: number, op: number, ol: number, pp: number, pl: number): number {
+    __guest_request(opPtr: number, ptr: number): void {
       const s = state();
-      s.hostResponse = undefined; s.hostError = undefined;
+      mem().set(s.operation, opPtr);
+      mem().set(s.payload, ptr);
+    },
+    __guest_response(ptr: number, len: number): void {
+      state().response = slice(ptr, len);
+    },
+    __guest_error(ptr: number, len: number): void {
+      state().guestError = text(ptr, len);
+    },
+    __host_call(
+      bp: number,
+      bl: number,
+      np: number,
+      nl: number,
+      op: number,
+      ol: number,
+      pp: number,
+      pl: number,
+    ): number {
+      const s = state();
+      s.hostResponse = undefined;
+      s.hostError = undefined;
       const r = s.hostCall(text(bp, bl), text(np, nl), text(op, ol), slice(pp, pl));
-      if (r.ok) { s.hostResponse = r.response; return 1; }
+      if (r.ok) {
+        s.hostResponse = r.response;
+        return 1;
+      }
       s.hostError = Buffer.from(r.error, "utf8");
       return 0;
     },
-    __host_response_len(): number { const s = state(); return s.hostResponse ? s.hostResponse.length : 0; },
-    __host_response(ptr: number): void { const s = state(); if (s.hostResponse) mem().set(s.hostResponse, ptr); },
-    __host_error_len(): number { const s = state(); return s.hostError ? s.hostError.length : 0; },
-    __host_error(ptr: number): void { const s = state(); if (s.hostError) mem().set(s.hostError, ptr); },
-    __console_log(ptr: number, len: number): void { state().log?.(text(ptr, len)); },
+    __host_response_len(): number {
+      const s = state();
+      return s.hostResponse ? s.hostResponse.length : 0;
+    },
+    __host_response(ptr: number): void {
+      const s = state();
+      if (s.hostResponse) mem().set(s.hostResponse, ptr);
+    },
+    __host_error_len(): number {
+      const s = state();
+      return s.hostError ? s.hostError.length : 0;
+    },
+    __host_error(ptr: number): void {
+      const s = state();
+      if (s.hostError) mem().set(s.hostError, ptr);
+    },
+    __console_log(ptr: number, len: number): void {
+      state().log?.(text(ptr, len));
+    },
   };
 }
-
 
 /** `_start` then `wapc_init`, when exported, as wasmtime-provider does after instantiation. */
 export function runInitializers(instance: WebAssembly.Instance): void {
@@ -89,16 +136,36 @@ export function invokeGuestCall(instance: WebAssembly.Instance, state: WapcCallS
   const memoryBytes = (): number => (instance.exports.memory as WebAssembly.Memory).buffer.byteLength;
   let rc: number;
   try {
-    rc = (instance.exports.__guest_call as (a: number, b: number) => number)(state.operation.length, state.payload.length);
+    rc = (instance.exports.__guest_call as (a: number, b: number) => number)(
+      state.operation.length,
+      state.payload.length,
+    );
   } catch (e) {
     // wasmtime-provider replaces any `__guest_error` text with the trap's own text
-    return { ok: false, trapped: true, trap: `wasm trap: ${(e as Error).message}`, error: state.guestError, memoryBytes: memoryBytes() };
+    return {
+      ok: false,
+      trapped: true,
+      trap: `wasm trap: ${(e as Error).message}`,
+      error: state.guestError,
+      memoryBytes: memoryBytes(),
+    };
   }
   if (rc === 1) {
-    if (state.response === undefined) return { ok: false, trapped: false, error: "No error message OR response set for call success", memoryBytes: memoryBytes() };
+    if (state.response === undefined)
+      return {
+        ok: false,
+        trapped: false,
+        error: "No error message OR response set for call success",
+        memoryBytes: memoryBytes(),
+      };
     return { ok: true, trapped: false, response: state.response, memoryBytes: memoryBytes() };
   }
-  return { ok: false, trapped: false, error: state.guestError ?? "No error message set for call failure", memoryBytes: memoryBytes() };
+  return {
+    ok: false,
+    trapped: false,
+    error: state.guestError ?? "No error message set for call failure",
+    memoryBytes: memoryBytes(),
+  };
 }
 
 /** One instance, started once, answering many `__guest_call`s. A trap poisons it. */
@@ -110,19 +177,31 @@ export class WarmInstance {
 
   constructor(readonly module: WebAssembly.Module) {
     let memory: WebAssembly.Memory | undefined;
-    this.instance = new WebAssembly.Instance(module, { wapc: createWapcImports(() => this.current, () => memory) });
+    this.instance = new WebAssembly.Instance(module, {
+      wapc: createWapcImports(
+        () => this.current,
+        () => memory,
+      ),
+    });
     memory = this.instance.exports.memory as WebAssembly.Memory;
     this.memory = memory;
     runInitializers(this.instance);
   }
 
   /** Current linear memory size in bytes (memory never shrinks, so this is the peak so far). */
-  get memoryBytes(): number { return this.memory.buffer.byteLength; }
+  get memoryBytes(): number {
+    return this.memory.buffer.byteLength;
+  }
 
   /** One `__guest_call` on this instance; the result has the same shape as `PolicyModule.call`. */
   call(operation: string, payload: Uint8Array | string, opts: GuestCallOptions = {}): GuestCallResult {
     if (this.trapped !== undefined) {
-      return { ok: false, trapped: true, trap: `instance is unusable after an earlier trap: ${this.trapped}`, memoryBytes: this.memoryBytes };
+      return {
+        ok: false,
+        trapped: true,
+        trap: `instance is unusable after an earlier trap: ${this.trapped}`,
+        memoryBytes: this.memoryBytes,
+      };
     }
     const state = newCallState(operation, payload, opts);
     this.current = state;

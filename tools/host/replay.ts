@@ -11,7 +11,14 @@ import { compareKeys } from "./serde";
 /** Fields of each request variant, in serde order; every one is read with `null` as the default. */
 export const REQUEST_VARIANTS: Record<string, string[]> = {
   KubernetesGetResource: ["api_version", "kind", "name", "namespace", "disable_cache", "field_masks"],
-  KubernetesListResourceNamespace: ["api_version", "kind", "namespace", "label_selector", "field_selector", "field_masks"],
+  KubernetesListResourceNamespace: [
+    "api_version",
+    "kind",
+    "namespace",
+    "label_selector",
+    "field_selector",
+    "field_masks",
+  ],
   KubernetesListResourceAll: ["api_version", "kind", "label_selector", "field_selector", "field_masks"],
   KubernetesCanI: ["request", "disable_cache"],
 };
@@ -30,13 +37,19 @@ export interface ReplayExchange {
 }
 
 class Tagged {
-  constructor(readonly variant: string, readonly fields: Record<string, unknown>) {}
+  constructor(
+    readonly variant: string,
+    readonly fields: Record<string, unknown>,
+  ) {}
 }
 
 function variantTag(variant: string) {
   return yaml.defineMappingTag<Record<string, unknown>, Tagged>(`!${variant}`, {
     create: () => ({}),
-    addPair: (carrier, key, value) => { carrier[String(key)] = value; return ""; },
+    addPair: (carrier, key, value) => {
+      carrier[String(key)] = value;
+      return "";
+    },
     has: (carrier, key) => Object.prototype.hasOwnProperty.call(carrier, String(key)),
     keys: (result) => Object.keys(result.fields),
     get: (result, key) => result.fields[String(key)],
@@ -63,7 +76,8 @@ export function normalizeRequest(variant: string, fields: Record<string, unknown
 /** Parses one recorded `request:` string (`!Variant` + YAML mapping). */
 export function parseRecordedRequest(text: string): CallbackRequest {
   const doc = yaml.load(text, { schema: REQUEST_SCHEMA });
-  if (!(doc instanceof Tagged)) throw new Error("request is not a tagged callback request (expected e.g. `!KubernetesGetResource`)");
+  if (!(doc instanceof Tagged))
+    throw new Error("request is not a tagged callback request (expected e.g. `!KubernetesGetResource`)");
   return normalizeRequest(doc.variant, doc.fields);
 }
 
@@ -77,7 +91,11 @@ function parseResponse(raw: unknown): ReplayResponse {
 /** Parses a whole session file's text; every problem names the exchange. */
 export function parseReplaySession(text: string, source = "<session>"): ReplayExchange[] {
   let doc: unknown;
-  try { doc = yaml.load(text); } catch (e) { throw new Error(`${source}: invalid YAML: ${(e as Error).message.split("\n")[0]}`); }
+  try {
+    doc = yaml.load(text);
+  } catch (e) {
+    throw new Error(`${source}: invalid YAML: ${(e as Error).message.split("\n")[0]}`);
+  }
   if (doc === null || doc === undefined) return [];
   if (!Array.isArray(doc)) throw new Error(`${source}: a replay session must be a YAML list of exchanges`);
   return doc.map((entry, i) => {
@@ -94,7 +112,11 @@ export function parseReplaySession(text: string, source = "<session>"): ReplayEx
 
 export function loadReplaySession(file: string): ReplayExchange[] {
   let text: string;
-  try { text = fs.readFileSync(file, "utf8"); } catch (e) { throw new Error(`cannot read replay session ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new Error(`cannot read replay session ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
   return parseReplaySession(text, file);
 }
 
@@ -105,8 +127,11 @@ function deepEqual(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k)
-    && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every(
+    (k) =>
+      Object.prototype.hasOwnProperty.call(b, k) &&
+      deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
 }
 
 /** `{:?}` of a recorded field value: Option<String>, bool, BTreeSet<String>; anything else as compact JSON. */
@@ -115,7 +140,8 @@ function rustDebugValue(name: string, v: unknown, optional: boolean): string {
   let text: string;
   if (typeof v === "string") text = rustDebugString(v);
   else if (typeof v === "boolean") text = String(v);
-  else if (name === "field_masks" && Array.isArray(v)) text = `{${v.map((m) => rustDebugString(String(m))).join(", ")}}`;
+  else if (name === "field_masks" && Array.isArray(v))
+    text = `{${v.map((m) => rustDebugString(String(m))).join(", ")}}`;
   else text = JSON.stringify(v);
   return optional ? `Some(${text})` : text;
 }
@@ -129,7 +155,9 @@ const OPTIONAL_FIELDS = new Set(["namespace", "label_selector", "field_selector"
  * field_masks: None }`). The `can_i` review is printed as compact JSON, an approximation.
  */
 export function describeRequest(r: CallbackRequest): string {
-  const fields = REQUEST_VARIANTS[r.variant].map((name) => `${name}: ${rustDebugValue(name, r.fields[name], OPTIONAL_FIELDS.has(name))}`);
+  const fields = REQUEST_VARIANTS[r.variant].map(
+    (name) => `${name}: ${rustDebugValue(name, r.fields[name], OPTIONAL_FIELDS.has(name))}`,
+  );
   return `${r.variant} { ${fields.join(", ")} }`;
 }
 

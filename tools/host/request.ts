@@ -18,7 +18,9 @@ export function readInput(file: string, what: string): string {
   try {
     return fs.readFileSync(file === "-" ? 0 : file, "utf8");
   } catch (e) {
-    throw new Error(`cannot read ${what} ${file === "-" ? "from stdin" : file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new Error(
+      `cannot read ${what} ${file === "-" ? "from stdin" : file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
 }
 
@@ -44,13 +46,22 @@ const at = { start: 0, end: 0 };
 /** A value loaded with LOSSLESS_YAML_SCHEMA as a node (a non-finite float is `null`, as in serde_json). */
 export function yamlToNode(v: unknown): JsonNode {
   if (v === null || v === undefined) return { kind: "null", ...at };
-  if (v instanceof YamlFloat) return Number.isFinite(v.value) ? { kind: "number", text: formatF64(v.value), ...at } : { kind: "null", ...at };
+  if (v instanceof YamlFloat)
+    return Number.isFinite(v.value) ? { kind: "number", text: formatF64(v.value), ...at } : { kind: "null", ...at };
   if (typeof v === "number") return { kind: "number", text: Number.isSafeInteger(v) ? String(v) : formatF64(v), ...at };
   if (typeof v === "boolean") return { kind: "bool", value: v, ...at };
   if (typeof v === "string") return { kind: "string", value: v, ...at };
   if (Array.isArray(v)) return { kind: "array", items: v.map(yamlToNode), ...at };
   if (typeof v === "object") {
-    return { kind: "object", entries: Object.entries(v as Record<string, unknown>).map(([key, value]) => ({ key, keyEnd: 0, value: yamlToNode(value) })), ...at };
+    return {
+      kind: "object",
+      entries: Object.entries(v as Record<string, unknown>).map(([key, value]) => ({
+        key,
+        keyEnd: 0,
+        value: yamlToNode(value),
+      })),
+      ...at,
+    };
   }
   return { kind: "string", value: String(v), ...at };
 }
@@ -58,7 +69,11 @@ export function yamlToNode(v: unknown): JsonNode {
 /** Rejects a number serde_json cannot hold (`1e400`: "number out of range"), as kwctl does on reading. */
 function checkNumbers(node: JsonNode, source: string): void {
   if (node.kind === "number") {
-    try { serdeNumber(node.text); } catch (e) { throw new Error(`${source}: ${(e as Error).message}: ${node.text}`); }
+    try {
+      serdeNumber(node.text);
+    } catch (e) {
+      throw new Error(`${source}: ${(e as Error).message}: ${node.text}`);
+    }
   } else if (node.kind === "array") node.items.forEach((n) => checkNumbers(n, source));
   else if (node.kind === "object") node.entries.forEach((e) => checkNumbers(e.value, source));
 }
@@ -66,7 +81,11 @@ function checkNumbers(node: JsonNode, source: string): void {
 /** JSON first (by serde_json's grammar, number text kept), then YAML (floats kept as floats). */
 export function parseDocumentNode(text: string, source: string): JsonNode {
   let node: JsonNode | undefined;
-  try { node = parseJsonNodes(text); } catch { /* not JSON: try YAML */ }
+  try {
+    node = parseJsonNodes(text);
+  } catch {
+    /* not JSON: try YAML */
+  }
   if (!node) {
     try {
       node = yamlToNode(yaml.load(text, { schema: LOSSLESS_YAML_SCHEMA }));
@@ -96,7 +115,9 @@ export function pluralResource(kind: string): string {
 
 function groupVersion(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf("/");
-  return slash < 0 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+  return slash < 0
+    ? { group: "", version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
 /** A CREATE request for a manifest, as the API server would send it (no userInfo). */
@@ -128,7 +149,8 @@ export function toAdmissionRequest(doc: unknown, source: string): AdmissionReque
   }
   let d = doc as Record<string, unknown>;
   if (d.kind === "AdmissionReview") {
-    if (d.request === null || typeof d.request !== "object") throw new Error(`cannot build AdmissionRequest object from ${source}: the AdmissionReview has no request`);
+    if (d.request === null || typeof d.request !== "object")
+      throw new Error(`cannot build AdmissionRequest object from ${source}: the AdmissionReview has no request`);
     d = d.request as Record<string, unknown>;
   } else if (!("uid" in d) && !("operation" in d) && typeof d.apiVersion === "string" && typeof d.kind === "string") {
     return requestFromManifest(d);
@@ -158,7 +180,11 @@ export function loadSettings(file: string): Record<string, unknown> {
 
 export function parseSettingsJson(text: string): Record<string, unknown> {
   let node: JsonNode;
-  try { node = parseJsonNodes(text); } catch (e) { throw new Error(`--settings-json: invalid JSON: ${(e as Error).message}`); }
+  try {
+    node = parseJsonNodes(text);
+  } catch (e) {
+    throw new Error(`--settings-json: invalid JSON: ${(e as Error).message}`);
+  }
   checkNumbers(node, "--settings-json");
   return toSettings(valueFromNode(node), "--settings-json");
 }
@@ -169,13 +195,26 @@ const GVK = ["group", "version", "kind"];
 const GVR = ["group", "version", "resource"];
 const USER_INFO = ["extra", "groups", "uid", "username"];
 const REQUEST_FIELDS: [string, string[] | null][] = [
-  ["uid", null], ["kind", GVK], ["resource", GVR], ["subResource", null], ["requestKind", GVK],
-  ["requestResource", GVR], ["requestSubResource", null], ["name", null], ["namespace", null],
-  ["operation", null], ["userInfo", USER_INFO], ["object", null], ["oldObject", null],
-  ["dryRun", null], ["options", null],
+  ["uid", null],
+  ["kind", GVK],
+  ["resource", GVR],
+  ["subResource", null],
+  ["requestKind", GVK],
+  ["requestResource", GVR],
+  ["requestSubResource", null],
+  ["name", null],
+  ["namespace", null],
+  ["operation", null],
+  ["userInfo", USER_INFO],
+  ["object", null],
+  ["oldObject", null],
+  ["dryRun", null],
+  ["options", null],
 ];
 
-function present(v: unknown): boolean { return v !== undefined && v !== null; }
+function present(v: unknown): boolean {
+  return v !== undefined && v !== null;
+}
 
 /** The request as the guest receives it: policy-evaluator's struct fields only (write with `serdeJson`). */
 export function requestForGuest(request: AdmissionRequest): Record<string, unknown> {
@@ -185,7 +224,8 @@ export function requestForGuest(request: AdmissionRequest): Record<string, unkno
     if (!present(v)) continue;
     if (fields && typeof v === "object" && !Array.isArray(v)) {
       const struct: Record<string, unknown> = {};
-      for (const f of fields) if (present((v as Record<string, unknown>)[f])) struct[f] = (v as Record<string, unknown>)[f];
+      for (const f of fields)
+        if (present((v as Record<string, unknown>)[f])) struct[f] = (v as Record<string, unknown>)[f];
       out[key] = struct;
     } else out[key] = v;
   }

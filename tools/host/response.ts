@@ -72,27 +72,39 @@ export const TIMEOUT_TEXT = "Policy execution interrupted because it exceeded th
 
 /** Builds a response with kwctl's key order: uid, allowed, patchType, patch, status, auditAnnotations, warnings. */
 export function admissionResponse(parts: {
-  uid: string; allowed: boolean; patch?: string; status?: AdmissionResponseStatus;
-  auditAnnotations?: Record<string, string> | null; warnings?: string[] | null;
+  uid: string;
+  allowed: boolean;
+  patch?: string;
+  status?: AdmissionResponseStatus;
+  auditAnnotations?: Record<string, string> | null;
+  warnings?: string[] | null;
 }): AdmissionResponse {
   const out: AdmissionResponse = { uid: parts.uid, allowed: parts.allowed } as AdmissionResponse;
-  if (parts.patch !== undefined) { out.patchType = "JSONPatch"; out.patch = parts.patch; }
+  if (parts.patch !== undefined) {
+    out.patchType = "JSONPatch";
+    out.patch = parts.patch;
+  }
   if (parts.status !== undefined) out.status = parts.status;
-  out.auditAnnotations = parts.auditAnnotations && Object.keys(parts.auditAnnotations).length > 0 ? parts.auditAnnotations : null;
+  out.auditAnnotations =
+    parts.auditAnnotations && Object.keys(parts.auditAnnotations).length > 0 ? parts.auditAnnotations : null;
   out.warnings = parts.warnings && parts.warnings.length > 0 ? parts.warnings : null;
   return out;
 }
 
 /** policy-evaluator's `reject_internal_server_error`: allowed false, code 500, prefixed message. */
 export function internalServerError(uid: string, message: string): AdmissionResponse {
-  return admissionResponse({ uid, allowed: false, status: { message: `internal server error: ${message}`, code: 500 } });
+  return admissionResponse({
+    uid,
+    allowed: false,
+    status: { message: `internal server error: ${message}`, code: 500 },
+  });
 }
 
 /** The RFC 6902 operations that turn `original` into `mutated` (empty when they are JSON-equal). */
 export function diffObjects(original: unknown, mutated: unknown): Operation[] {
   // fast-json-patch compares objects/arrays only; wrap so scalar roots still diff correctly
   const ops = compare({ root: original } as object, { root: mutated } as object);
-  return ops.map((op) => ({ ...op, path: op.path.replace(/^\/root/, "") } as Operation));
+  return ops.map((op) => ({ ...op, path: op.path.replace(/^\/root/, "") }) as Operation);
 }
 
 export function encodePatch(ops: Operation[]): string {
@@ -112,10 +124,18 @@ export function fromValidationResponse(request: Record<string, unknown>, vr: Val
     const ops = diffObjects(request.object, vr.mutated_object);
     if (ops.length > 0) patch = encodePatch(ops);
   }
-  const status: AdmissionResponseStatus | undefined = vr.message !== null || vr.code !== null
-    ? { ...(vr.message !== null ? { message: vr.message } : {}), ...(vr.code !== null ? { code: vr.code } : {}) }
-    : undefined;
-  return admissionResponse({ uid, allowed: vr.accepted, patch, status, auditAnnotations: vr.audit_annotations, warnings: vr.warnings });
+  const status: AdmissionResponseStatus | undefined =
+    vr.message !== null || vr.code !== null
+      ? { ...(vr.message !== null ? { message: vr.message } : {}), ...(vr.code !== null ? { code: vr.code } : {}) }
+      : undefined;
+  return admissionResponse({
+    uid,
+    allowed: vr.accepted,
+    patch,
+    status,
+    auditAnnotations: vr.audit_annotations,
+    warnings: vr.warnings,
+  });
 }
 
 export type PolicyMode = "protect" | "monitor";
@@ -135,26 +155,38 @@ export interface PostProcessing {
 export function postProcess(response: AdmissionResponse, opts: PostProcessing): AdmissionResponse {
   const mode = opts.mode ?? "protect";
   if (mode === "monitor") {
-    return admissionResponse({ uid: response.uid, allowed: true, auditAnnotations: response.auditAnnotations, warnings: response.warnings });
+    return admissionResponse({
+      uid: response.uid,
+      allowed: true,
+      auditAnnotations: response.auditAnnotations,
+      warnings: response.warnings,
+    });
   }
   let out = response;
   if (opts.allowedToMutate === false && out.patch !== undefined) {
     out = admissionResponse({
-      uid: out.uid, allowed: false,
-      status: { message: `Request rejected by policy ${opts.policyId ?? "policy"}. The policy attempted to mutate the request, but it is currently configured to not allow mutations.` },
-      auditAnnotations: out.auditAnnotations, warnings: out.warnings,
+      uid: out.uid,
+      allowed: false,
+      status: {
+        message: `Request rejected by policy ${opts.policyId ?? "policy"}. The policy attempted to mutate the request, but it is currently configured to not allow mutations.`,
+      },
+      auditAnnotations: out.auditAnnotations,
+      warnings: out.warnings,
     });
   }
   if (opts.customMessage !== undefined && !out.allowed) {
     const original = out.status?.message;
     out = admissionResponse({
-      uid: out.uid, allowed: false, patch: out.patch,
+      uid: out.uid,
+      allowed: false,
+      patch: out.patch,
       status: {
         message: opts.customMessage,
         ...(out.status?.code !== undefined ? { code: out.status.code } : {}),
         ...(original !== undefined ? { details: { causes: [{ message: original }] } } : {}),
       },
-      auditAnnotations: out.auditAnnotations, warnings: out.warnings,
+      auditAnnotations: out.auditAnnotations,
+      warnings: out.warnings,
     });
   }
   return out;

@@ -23,7 +23,11 @@ const NUMBER_RE = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 function position(text: string, offset: number): string {
   let line = 1;
   let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) { line++; lineStart = i + 1; }
+  for (let i = 0; i < offset && i < text.length; i++)
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
   return `line ${line} column ${offset - lineStart}`;
 }
 
@@ -54,12 +58,22 @@ class Reader {
     if (c === "{") return this.object(start);
     if (c === "[") return this.array(start);
     if (c === '"') return { kind: "string", value: this.string(), start, end: this.i };
-    for (const [word, node] of [["null", { kind: "null" }], ["true", { kind: "bool", value: true }], ["false", { kind: "bool", value: false }]] as const) {
-      if (this.text.startsWith(word, this.i)) { this.i += word.length; return { ...node, start, end: this.i } as JsonNode; }
+    for (const [word, node] of [
+      ["null", { kind: "null" }],
+      ["true", { kind: "bool", value: true }],
+      ["false", { kind: "bool", value: false }],
+    ] as const) {
+      if (this.text.startsWith(word, this.i)) {
+        this.i += word.length;
+        return { ...node, start, end: this.i } as JsonNode;
+      }
     }
     NUMBER_RE.lastIndex = this.i;
     const m = NUMBER_RE.exec(this.text);
-    if (m) { this.i += m[0].length; return { kind: "number", text: m[0], start, end: this.i }; }
+    if (m) {
+      this.i += m[0].length;
+      return { kind: "number", text: m[0], start, end: this.i };
+    }
     return this.fail("expected value", this.i + 1);
   }
 
@@ -69,7 +83,11 @@ class Reader {
     let closed = false;
     while (this.i < this.text.length) {
       const ch = this.text.charCodeAt(this.i);
-      if (ch === 0x22) { this.i++; closed = true; break; }
+      if (ch === 0x22) {
+        this.i++;
+        closed = true;
+        break;
+      }
       if (ch < 0x20) this.fail("control character (\\u0000-\\u001F) found while parsing a string", this.i + 1);
       this.i += ch === 0x5c ? 2 : 1;
     }
@@ -85,7 +103,10 @@ class Reader {
     this.i++;
     const items: JsonNode[] = [];
     this.skipWhitespace();
-    if (this.text[this.i] === "]") { this.i++; return { kind: "array", items, start, end: this.i }; }
+    if (this.text[this.i] === "]") {
+      this.i++;
+      return { kind: "array", items, start, end: this.i };
+    }
     for (;;) {
       items.push(this.value("a list"));
       this.skipWhitespace();
@@ -101,7 +122,10 @@ class Reader {
     this.i++;
     const entries: { key: string; keyEnd: number; value: JsonNode }[] = [];
     this.skipWhitespace();
-    if (this.text[this.i] === "}") { this.i++; return { kind: "object", entries, start, end: this.i }; }
+    if (this.text[this.i] === "}") {
+      this.i++;
+      return { kind: "object", entries, start, end: this.i };
+    }
     for (;;) {
       this.skipWhitespace();
       if (this.text[this.i] === undefined) this.fail("EOF while parsing an object", this.i);
@@ -131,11 +155,16 @@ export function parseJsonNodes(text: string): JsonNode {
 /** Plain JS value of a node (a `serde_json::Value`). Numbers lose precision beyond 2^53, as in JS. */
 export function nodeToValue(node: JsonNode): unknown {
   switch (node.kind) {
-    case "null": return null;
-    case "bool": return node.value;
-    case "number": return Number(node.text);
-    case "string": return node.value;
-    case "array": return node.items.map(nodeToValue);
+    case "null":
+      return null;
+    case "bool":
+      return node.value;
+    case "number":
+      return Number(node.text);
+    case "string":
+      return node.value;
+    case "array":
+      return node.items.map(nodeToValue);
     case "object": {
       const out: Record<string, unknown> = {};
       for (const e of node.entries) out[e.key] = nodeToValue(e.value); // last duplicate wins, like serde_json::Map
@@ -148,28 +177,41 @@ export function nodeToValue(node: JsonNode): unknown {
 // Typed deserialization
 
 export type SerdeType =
-  | "bool" | "string" | "u16" | "value"
+  | "bool"
+  | "string"
+  | "u16"
+  | "value"
   | { map: SerdeType }
   | { seq: SerdeType }
   | { struct: string; fields: Record<string, FieldSpec> };
 
-export interface FieldSpec { type: SerdeType; optional?: boolean }
+export interface FieldSpec {
+  type: SerdeType;
+  optional?: boolean;
+}
 
-function isInteger(text: string): boolean { return !/[.eE]/.test(text); }
+function isInteger(text: string): boolean {
+  return !/[.eE]/.test(text);
+}
 
 /** serde's `Unexpected` display of a JSON value. */
 function unexpected(node: JsonNode): string {
   switch (node.kind) {
-    case "null": return "null";
-    case "bool": return `boolean \`${node.value}\``;
+    case "null":
+      return "null";
+    case "bool":
+      return `boolean \`${node.value}\``;
     case "number": {
       if (isInteger(node.text)) return `integer \`${BigInt(node.text)}\``;
       const n = Number(node.text);
       return `floating point \`${Number.isInteger(n) ? n.toFixed(1) : String(n)}\``;
     }
-    case "string": return `string ${JSON.stringify(node.value)}`;
-    case "array": return "sequence";
-    case "object": return "map";
+    case "string":
+      return `string ${JSON.stringify(node.value)}`;
+    case "array":
+      return "sequence";
+    case "object":
+      return "map";
   }
 }
 
@@ -201,8 +243,14 @@ class Deserializer {
 
   read(node: JsonNode, type: SerdeType): unknown {
     if (type === "value") return nodeToValue(node);
-    if (type === "bool") { if (node.kind !== "bool") this.invalidType(node, type); return node.value; }
-    if (type === "string") { if (node.kind !== "string") this.invalidType(node, type); return node.value; }
+    if (type === "bool") {
+      if (node.kind !== "bool") this.invalidType(node, type);
+      return node.value;
+    }
+    if (type === "string") {
+      if (node.kind !== "string") this.invalidType(node, type);
+      return node.value;
+    }
     if (type === "u16") return this.readU16(node);
     if ("seq" in type) {
       if (node.kind !== "array") this.invalidType(node, type);
@@ -224,7 +272,10 @@ class Deserializer {
     return Number(n);
   }
 
-  private readStruct(node: JsonNode, type: { struct: string; fields: Record<string, FieldSpec> }): Record<string, unknown> {
+  private readStruct(
+    node: JsonNode,
+    type: { struct: string; fields: Record<string, FieldSpec> },
+  ): Record<string, unknown> {
     if (node.kind !== "object") this.invalidType(node, type);
     const out: Record<string, unknown> = {};
     const seen = new Set<string>();
@@ -282,7 +333,12 @@ export function serdeNumber(text: string): SerdeNumber {
   const wouldOverflow = (d: bigint): boolean => sig * 10n + d > U64_MAX;
   for (; digit(text[i]); i++) {
     const d = BigInt(text.charCodeAt(i) - 48);
-    if (overflowed || wouldOverflow(d)) { overflowed = true; isFloat = true; exponent++; continue; } // digits past u64 only scale
+    if (overflowed || wouldOverflow(d)) {
+      overflowed = true;
+      isFloat = true;
+      exponent++;
+      continue;
+    } // digits past u64 only scale
     sig = sig * 10n + d;
   }
   if (text[i] === ".") {
@@ -291,7 +347,10 @@ export function serdeNumber(text: string): SerdeNumber {
     let ignoreRest = false;
     for (; digit(text[i]); i++) {
       const d = BigInt(text.charCodeAt(i) - 48);
-      if (ignoreRest || wouldOverflow(d)) { ignoreRest = true; continue; } // the rest of the fraction is dropped
+      if (ignoreRest || wouldOverflow(d)) {
+        ignoreRest = true;
+        continue;
+      } // the rest of the fraction is dropped
       sig = sig * 10n + d;
       exponent--;
     }
@@ -300,11 +359,15 @@ export function serdeNumber(text: string): SerdeNumber {
     isFloat = true;
     i++;
     let positiveExp = true;
-    if (text[i] === "+" || text[i] === "-") { positiveExp = text[i] === "+"; i++; }
+    if (text[i] === "+" || text[i] === "-") {
+      positiveExp = text[i] === "+";
+      i++;
+    }
     let exp = 0;
     for (; digit(text[i]); i++) {
       const d = text.charCodeAt(i) - 48;
-      if (exp > (I32_MAX - d) / 10) { // the exponent overflows i32
+      if (exp > (I32_MAX - d) / 10) {
+        // the exponent overflows i32
         if (sig !== 0n && positiveExp) throw new SerdeError("number out of range");
         return { kind: "f64", value: positive ? 0 : -0 };
       }
@@ -321,7 +384,10 @@ export function serdeNumber(text: string): SerdeNumber {
   for (;;) {
     const pow = POW10[Math.abs(exponent)];
     if (pow !== undefined) {
-      if (exponent >= 0) { f *= pow; if (!Number.isFinite(f)) throw new SerdeError("number out of range"); } else f /= pow;
+      if (exponent >= 0) {
+        f *= pow;
+        if (!Number.isFinite(f)) throw new SerdeError("number out of range");
+      } else f /= pow;
       break;
     }
     if (f === 0) break;
@@ -366,16 +432,34 @@ export function writeString(s: string): string {
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) { out += s[i]; continue; }
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) {
+      out += s[i];
+      continue;
+    }
     switch (c) {
-      case 0x22: out += '\\"'; break;
-      case 0x5c: out += "\\\\"; break;
-      case 0x08: out += "\\b"; break;
-      case 0x0c: out += "\\f"; break;
-      case 0x0a: out += "\\n"; break;
-      case 0x0d: out += "\\r"; break;
-      case 0x09: out += "\\t"; break;
-      default: out += "\\u00" + c.toString(16).padStart(2, "0");
+      case 0x22:
+        out += '\\"';
+        break;
+      case 0x5c:
+        out += "\\\\";
+        break;
+      case 0x08:
+        out += "\\b";
+        break;
+      case 0x0c:
+        out += "\\f";
+        break;
+      case 0x0a:
+        out += "\\n";
+        break;
+      case 0x0d:
+        out += "\\r";
+        break;
+      case 0x09:
+        out += "\\t";
+        break;
+      default:
+        out += "\\u00" + c.toString(16).padStart(2, "0");
     }
   }
   return out + '"';
@@ -389,11 +473,16 @@ export function compareKeys(a: string, b: string): number {
 /** Writes a parsed document as serde_json writes the `Value` it reads (duplicate keys: the last wins). */
 export function writeNode(node: JsonNode): string {
   switch (node.kind) {
-    case "null": return "null";
-    case "bool": return node.value ? "true" : "false";
-    case "number": return writeNumberText(node.text);
-    case "string": return writeString(node.value);
-    case "array": return `[${node.items.map(writeNode).join(",")}]`;
+    case "null":
+      return "null";
+    case "bool":
+      return node.value ? "true" : "false";
+    case "number":
+      return writeNumberText(node.text);
+    case "string":
+      return writeString(node.value);
+    case "array":
+      return `[${node.items.map(writeNode).join(",")}]`;
     case "object": {
       const last = new Map<string, JsonNode>();
       for (const e of node.entries) last.set(e.key, e.value);
@@ -423,7 +512,8 @@ export function valueFromNode(node: JsonNode): unknown {
       sourceNodes.set(out, node);
       return out;
     }
-    default: return nodeToValue(node);
+    default:
+      return nodeToValue(node);
   }
 }
 

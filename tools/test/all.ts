@@ -1,6 +1,7 @@
 // The whole test suite, in CI order: build every policy (with its gates), type-check the Node
-// tooling, run the as-pect unit specs, then the node:test suites. Ends with one line CI reads:
-// `<passed> passed, <failed> failed`. A run with no test at all is a failure.
+// tooling, lint and format-check the sources, run the as-pect unit specs, then the node:test
+// suites. Ends with one line CI reads: `<passed> passed, <failed> failed`. A run with no test at
+// all is a failure.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -37,6 +38,9 @@ export function parseNodeTestSummary(output: string): { pass: number; fail: numb
   return pass && fail ? { pass: Number(pass[1]), fail: Number(fail[1]) } : null;
 }
 
+/** what `npm run fmt` formats (package.json's fmt script lists the same) */
+const FORMATTED = ["assembly", "policies", "tools", "tests", "bin", "eslint.config.mjs", "stryker.config.mjs"];
+
 function main(): void {
   let passed = 0;
   let failed = 0;
@@ -44,34 +48,69 @@ function main(): void {
 
   step("build every policy (compile, gates, annotate)");
   const build = run(process.execPath, [bin, "build"]);
-  if (build.code !== 0) failed++; else passed++;
+  if (build.code !== 0) failed++;
+  else passed++;
 
   step("type-check the Node tooling (tsc --noEmit)");
-  const tsc = run(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"]);
-  if (tsc.code !== 0) failed++; else passed++;
+  const tsc = run(process.execPath, [
+    path.join(root, "node_modules", "typescript", "bin", "tsc"),
+    "-p",
+    "tsconfig.json",
+  ]);
+  if (tsc.code !== 0) failed++;
+  else passed++;
+
+  step("lint (ESLint) and format check (Prettier)");
+  const lint = run(process.execPath, [path.join(root, "node_modules", "eslint", "bin", "eslint.js"), "."]);
+  if (lint.code !== 0) failed++;
+  else passed++;
+  const fmt = run(process.execPath, [
+    path.join(root, "node_modules", "prettier", "bin", "prettier.cjs"),
+    "--check",
+    ...FORMATTED,
+  ]);
+  if (fmt.code !== 0) failed++;
+  else passed++;
 
   step("as-pect unit specs");
   const asp = runAspect();
   passed += asp.passed;
   failed += asp.total - asp.passed;
   if (asp.exitCode !== 0 && asp.total === asp.passed) failed++;
-  if (asp.total === 0) { console.log("as-pect ran no test"); failed++; }
+  if (asp.total === 0) {
+    console.log("as-pect ran no test");
+    failed++;
+  }
 
   step("node:test suites");
   const files = findTestFiles(path.join(root, "tests")).concat(
-    ...fs.readdirSync(path.join(root, "policies"), { withFileTypes: true })
+    ...fs
+      .readdirSync(path.join(root, "policies"), { withFileTypes: true })
       .filter((d) => d.isDirectory())
       .map((d) => findTestFiles(path.join(root, "policies", d.name, "test"))),
   );
-  if (files.length === 0) { console.log("no node:test files found"); failed++; }
-  else {
-    const nt = run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", ...files.map((f) => path.relative(root, f))]);
+  if (files.length === 0) {
+    console.log("no node:test files found");
+    failed++;
+  } else {
+    const nt = run(process.execPath, [
+      "--import",
+      "tsx",
+      "--test",
+      "--test-reporter=spec",
+      ...files.map((f) => path.relative(root, f)),
+    ]);
     const s = parseNodeTestSummary(nt.output);
-    if (!s) { console.log("node:test printed no summary"); failed++; }
-    else {
+    if (!s) {
+      console.log("node:test printed no summary");
+      failed++;
+    } else {
       passed += s.pass;
       failed += s.fail;
-      if (s.pass + s.fail === 0) { console.log("node:test ran no test"); failed++; }
+      if (s.pass + s.fail === 0) {
+        console.log("node:test ran no test");
+        failed++;
+      }
       if (nt.code !== 0 && s.fail === 0) failed++;
     }
   }

@@ -4,7 +4,12 @@
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 
-export interface AspectSummary { passed: number; total: number; exitCode: number; output: string }
+export interface AspectSummary {
+  passed: number;
+  total: number;
+  exitCode: number;
+  output: string;
+}
 
 // eslint-disable-next-line no-control-regex -- terminal color codes
 const ANSI = /\x1b\[[0-9;]*m/g;
@@ -18,7 +23,9 @@ export function runAspect(extraArgs: string[] = [], quiet = false): AspectSummar
   const root = path.resolve(__dirname, "..", "..");
   const asp = path.join(root, "node_modules", "@as-pect", "cli", "bin", "asp.js");
   const r = spawnSync(process.execPath, [asp, "--config", "as-pect.config.js", ...extraArgs], {
-    cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024,
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
   });
   const output = (r.stdout ?? "") + (r.stderr ?? "");
   if (!quiet) process.stdout.write(output);

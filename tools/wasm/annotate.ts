@@ -7,8 +7,13 @@ import * as fs from "node:fs";
 import { PolicyModule } from "../host/guest";
 import { showBytes } from "./gates";
 import {
-  assertValidMetadata, canonicalMetadata, CanonicalMetadata, MetadataError,
-  readMetadataYaml, serializeMetadata, USAGE_ANNOTATION,
+  assertValidMetadata,
+  canonicalMetadata,
+  CanonicalMetadata,
+  MetadataError,
+  readMetadataYaml,
+  serializeMetadata,
+  USAGE_ANNOTATION,
 } from "./metadata";
 import { encodeCustomSection, METADATA_SECTION } from "./wasm";
 
@@ -36,18 +41,27 @@ export interface AnnotateResult {
 
 function refuseAnnotatedModule(mod: WebAssembly.Module, label: string): void {
   const count = WebAssembly.Module.customSections(mod, METADATA_SECTION).length;
-  if (count > 0) throw new AnnotateError(`${label}: already carries ${count} ${METADATA_SECTION} section(s); annotate the unannotated policy.wasm`);
+  if (count > 0)
+    throw new AnnotateError(
+      `${label}: already carries ${count} ${METADATA_SECTION} section(s); annotate the unannotated policy.wasm`,
+    );
 }
 
 /** kwctl annotate calls the guest's protocol_version; only the exact 4 bytes `"v1"` are accepted. */
 export function detectProtocolVersion(wasm: Uint8Array, label: string): "v1" {
   let mod: PolicyModule;
-  try { mod = PolicyModule.fromBytes(wasm, label); } catch (e) { throw new AnnotateError((e as Error).message); }
+  try {
+    mod = PolicyModule.fromBytes(wasm, label);
+  } catch (e) {
+    throw new AnnotateError((e as Error).message);
+  }
   const r = mod.call("protocol_version", new Uint8Array(0));
   if (r.trapped) throw new AnnotateError(`${label}: protocol_version trapped: ${r.trap}`);
   if (!r.ok || !r.response) throw new AnnotateError(`${label}: protocol_version failed: ${r.error ?? "no response"}`);
   if (!r.response.equals(Buffer.from('"v1"'))) {
-    throw new AnnotateError(`${label}: protocol_version returned ${showBytes(r.response)}, expected exactly \`"v1"\` (4 bytes)`);
+    throw new AnnotateError(
+      `${label}: protocol_version returned ${showBytes(r.response)}, expected exactly \`"v1"\` (4 bytes)`,
+    );
   }
   return "v1";
 }
@@ -66,7 +80,9 @@ function completeMetadata(input: AnnotateInput, protocolVersion: "v1"): Record<s
 function requireWapcMode(doc: Record<string, unknown>, label: string): void {
   const mode = doc.executionMode;
   if (mode !== undefined && mode !== "kubewarden-wapc") {
-    throw new MetadataError(`${label}: executionMode: ${JSON.stringify(mode)} is not supported; cachewarden modules are kubewarden-wapc`);
+    throw new MetadataError(
+      `${label}: executionMode: ${JSON.stringify(mode)} is not supported; cachewarden modules are kubewarden-wapc`,
+    );
   }
 }
 
@@ -84,7 +100,9 @@ export function checkMetadataForAnnotation(metadata: Record<string, unknown>, la
 /** Annotates a module in memory. Throws AnnotateError / MetadataError with one-line messages. */
 export function annotateModule(input: AnnotateInput): AnnotateResult {
   let mod: WebAssembly.Module;
-  try { mod = new WebAssembly.Module(new Uint8Array(input.wasm)); } catch (e) {
+  try {
+    mod = new WebAssembly.Module(new Uint8Array(input.wasm));
+  } catch (e) {
     throw new AnnotateError(`${input.wasmLabel}: not a valid WebAssembly module: ${(e as Error).message}`);
   }
   refuseAnnotatedModule(mod, input.wasmLabel);
@@ -94,23 +112,39 @@ export function annotateModule(input: AnnotateInput): AnnotateResult {
   assertValidMetadata(doc, input.metadataLabel, { requireProtocolVersion: true });
   const metadata = canonicalMetadata(doc);
   const json = serializeMetadata(metadata);
-  const bytes = Buffer.concat([Buffer.from(input.wasm), encodeCustomSection(METADATA_SECTION, Buffer.from(json, "utf8"))]);
+  const bytes = Buffer.concat([
+    Buffer.from(input.wasm),
+    encodeCustomSection(METADATA_SECTION, Buffer.from(json, "utf8")),
+  ]);
   return { bytes, metadata, json };
 }
 
 function readText(file: string, what: string): string {
-  try { return fs.readFileSync(file, "utf8"); } catch (e) {
-    throw new AnnotateError(`${file}: cannot read ${what} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new AnnotateError(
+      `${file}: cannot read ${what} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
   }
 }
 
 function readBytes(file: string): Buffer {
-  try { return fs.readFileSync(file); } catch (e) {
-    throw new AnnotateError(`${file}: cannot read module (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  try {
+    return fs.readFileSync(file);
+  } catch (e) {
+    throw new AnnotateError(
+      `${file}: cannot read module (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
   }
 }
 
-export interface AnnotateFilesOptions { wasmPath: string; metadataPath: string; usagePath?: string; outPath: string }
+export interface AnnotateFilesOptions {
+  wasmPath: string;
+  metadataPath: string;
+  usagePath?: string;
+  outPath: string;
+}
 
 /** `cachewarden annotate`: files in, annotated file out (written only when everything passed). */
 export function annotateFiles(opts: AnnotateFilesOptions): AnnotateResult {

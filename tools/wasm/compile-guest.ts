@@ -18,9 +18,13 @@ async function main(): Promise<void> {
     const raw = path.join(scratch, "raw.wasm");
     const texts = path.join(scratch, "raw.wasm.texts");
     const asc = path.join(REPO_ROOT, "node_modules", "assemblyscript", "bin", "asc.js");
-    const r = spawnSync(process.execPath, [asc, entry, "-o", raw, ...ASC_FLAGS, "--config", path.join(__dirname, "asconfig.isolated.json")],
-      { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, [TEXTS_FILE_ENV]: texts } });
-    if (r.status !== 0 || !fs.existsSync(raw)) throw new Error(`asc failed:\n${(r.stdout ?? "") + (r.stderr ?? "")}`.trimEnd());
+    const r = spawnSync(
+      process.execPath,
+      [asc, entry, "-o", raw, ...ASC_FLAGS, "--config", path.join(__dirname, "asconfig.isolated.json")],
+      { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, [TEXTS_FILE_ENV]: texts } },
+    );
+    if (r.status !== 0 || !fs.existsSync(raw))
+      throw new Error(`asc failed:\n${(r.stdout ?? "") + (r.stderr ?? "")}`.trimEnd());
     const merged = mergeDataSegments(fs.readFileSync(raw)).bytes;
     fs.writeFileSync(out, await attachTexts(merged, fs.readFileSync(texts)));
   } finally {
@@ -28,4 +32,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: Error) => { process.stderr.write(`${e.message}\n`); process.exit(1); });
+main().catch((e: Error) => {
+  process.stderr.write(`${e.message}\n`);
+  process.exit(1);
+});

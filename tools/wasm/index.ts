@@ -24,8 +24,16 @@ export const REPO_ROOT = path.resolve(__dirname, "..", "..");
  * long-lived instances; see docs/decisions.md for why and what it measured.
  */
 export const ASC_FLAGS: readonly string[] = [
-  "--runtime", "stub", "--use", "RESET_HEAP_AFTER_CALL=1", "-O3", "--converge",
-  "--use", "abort=assembly/wapc/index/wapcAbort", "--exportStart", "_start",
+  "--runtime",
+  "stub",
+  "--use",
+  "RESET_HEAP_AFTER_CALL=1",
+  "-O3",
+  "--converge",
+  "--use",
+  "abort=assembly/wapc/index/wapcAbort",
+  "--exportStart",
+  "_start",
   // string literals out of linear memory (tools/wasm/texts-transform.mjs); the build adds their segment
   ...textsAscFlags(),
 ];
@@ -39,7 +47,20 @@ const POLICY_WASM = "policy.wasm";
 const ANNOTATED_WASM = "annotated-policy.wasm";
 const STAMP_VERSION = 1;
 // Build tooling whose behaviour shapes the outputs: a change re-runs every build.
-const TOOL_SOURCES = ["tools/wasm/index.ts", "tools/wasm/annotate.ts", "tools/wasm/gates.ts", "tools/wasm/metadata.ts", "tools/wasm/wasm.ts", "tools/wasm/segments.ts", "tools/wasm/texts.ts", "tools/wasm/texts-transform.mjs", "tools/wasm/texts-contract.json", "tools/wasm/asconfig.isolated.json", "tools/host/guest.ts", "tools/host/instance.ts"];
+const TOOL_SOURCES = [
+  "tools/wasm/index.ts",
+  "tools/wasm/annotate.ts",
+  "tools/wasm/gates.ts",
+  "tools/wasm/metadata.ts",
+  "tools/wasm/wasm.ts",
+  "tools/wasm/segments.ts",
+  "tools/wasm/texts.ts",
+  "tools/wasm/texts-transform.mjs",
+  "tools/wasm/texts-contract.json",
+  "tools/wasm/asconfig.isolated.json",
+  "tools/host/guest.ts",
+  "tools/host/instance.ts",
+];
 
 export interface BuildOptions {
   /** policy folder names; default: every policy under policiesDir */
@@ -86,7 +107,8 @@ class BuildFailure extends Error {}
 function policyPaths(policiesDir: string, name: string): PolicyPaths {
   const dir = path.join(policiesDir, name);
   return {
-    name, dir,
+    name,
+    dir,
     entry: path.join(dir, "assembly", "index.ts"),
     metadata: path.join(dir, "metadata.yml"),
     readme: path.join(dir, "README.md"),
@@ -104,14 +126,19 @@ function isPolicyDir(policiesDir: string, name: string): boolean {
 /** Folder names under policiesDir that hold a policy, sorted for a stable order. */
 export function discoverPolicies(policiesDir: string): string[] {
   if (!fs.existsSync(policiesDir)) return [];
-  return fs.readdirSync(policiesDir, { withFileTypes: true })
+  return fs
+    .readdirSync(policiesDir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && isPolicyDir(policiesDir, d.name))
     .map((d) => d.name)
     .sort();
 }
 
 export function ascVersion(): string {
-  return (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "node_modules", "assemblyscript", "package.json"), "utf8")) as { version: string }).version;
+  return (
+    JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "node_modules", "assemblyscript", "package.json"), "utf8")) as {
+      version: string;
+    }
+  ).version;
 }
 
 function sha256(data: string | Uint8Array): string {
@@ -154,14 +181,19 @@ function readStamp(file: string): Stamp | null {
   try {
     const s = JSON.parse(fs.readFileSync(file, "utf8")) as Stamp;
     return s.version === STAMP_VERSION ? s : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 /** Up to date = same inputs and both outputs still exactly what that build produced. */
 function upToDate(p: PolicyPaths, hash: string): Stamp | null {
   const stamp = readStamp(p.stamp);
   if (!stamp || stamp.inputs !== hash) return null;
-  for (const [file, digest] of [[p.policyWasm, stamp.outputs.policy], [p.annotatedWasm, stamp.outputs.annotated]]) {
+  for (const [file, digest] of [
+    [p.policyWasm, stamp.outputs.policy],
+    [p.annotatedWasm, stamp.outputs.annotated],
+  ]) {
     if (!fs.existsSync(file) || sha256(fs.readFileSync(file)) !== digest) return null;
   }
   return stamp;
@@ -178,10 +210,19 @@ const ABORT_NOT_FOUND_HINT = "the policy entry must import assembly/wapc/index s
 export function summarizeAscOutput(output: string): string {
   const lines = stripAnsi(output).split(/\r?\n/);
   const i = lines.findIndex((l) => /^(ERROR|FAILURE)\b/.test(l.trim()));
-  if (i < 0) return lines.map((l) => l.trim()).filter(Boolean).slice(-1)[0] ?? "no output";
+  if (i < 0)
+    return (
+      lines
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .slice(-1)[0] ?? "no output"
+    );
   // A diagnostic's code frame runs until the next blank line; a location further down belongs to another one.
   const end = lines.findIndex((l, j) => j > i && l.trim() === "");
-  const location = lines.slice(i + 1, end < 0 ? undefined : end).map((l) => l.match(/└─ in (.+)$/)?.[1]).find(Boolean);
+  const location = lines
+    .slice(i + 1, end < 0 ? undefined : end)
+    .map((l) => l.match(/└─ in (.+)$/)?.[1])
+    .find(Boolean);
   const hint = /AS111: Element '[^']*wapcAbort' not found/.test(lines[i]) ? ` (${ABORT_NOT_FOUND_HINT})` : "";
   return lines[i].trim() + (location ? ` (at ${location})` : "") + hint;
 }
@@ -197,11 +238,17 @@ function stripAnsi(text: string): string {
 function runAsc(rootDir: string, args: string[], textsFile: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [ASC_BIN, ...args], {
-      cwd: rootDir, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", [TEXTS_FILE_ENV]: textsFile },
+      cwd: rootDir,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", [TEXTS_FILE_ENV]: textsFile },
     });
     let output = "";
-    child.stdout.on("data", (d: Buffer) => { output += d.toString("utf8"); });
-    child.stderr.on("data", (d: Buffer) => { output += d.toString("utf8"); });
+    child.stdout.on("data", (d: Buffer) => {
+      output += d.toString("utf8");
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      output += d.toString("utf8");
+    });
     child.on("error", (e) => resolve({ code: -1, output: `cannot run asc: ${e.message}` }));
     child.on("close", (code) => resolve({ code: code ?? -1, output: stripAnsi(output) }));
   });
@@ -231,7 +278,11 @@ function readReadme(p: PolicyPaths): string {
 }
 
 /** Compile → gate → annotate → gate, all in a scratch dir; returns both modules. */
-async function produce(rootDir: string, p: PolicyPaths, log: (line: string) => void): Promise<{ policy: Buffer; annotated: Buffer }> {
+async function produce(
+  rootDir: string,
+  p: PolicyPaths,
+  log: (line: string) => void,
+): Promise<{ policy: Buffer; annotated: Buffer }> {
   // Annotation inputs are read first so a YAML or README problem fails before a 3-second compile.
   const metadataLabel = path.relative(rootDir, p.metadata);
   const metadata = readMetadataYaml(p.metadata, metadataLabel);
@@ -243,7 +294,11 @@ async function produce(rootDir: string, p: PolicyPaths, log: (line: string) => v
     const policy = await compile(rootDir, p, path.join(scratch, POLICY_WASM), log);
     assertGates(policy, POLICY_WASM, { metadata: "absent" });
     const { bytes: annotated } = annotateModule({
-      wasm: policy, wasmLabel: POLICY_WASM, metadata, metadataLabel, usage,
+      wasm: policy,
+      wasmLabel: POLICY_WASM,
+      metadata,
+      metadataLabel,
+      usage,
     });
     assertGates(annotated, ANNOTATED_WASM, { metadata: "required" });
     return { policy, annotated };
@@ -257,7 +312,9 @@ function publish(p: PolicyPaths, hash: string, policy: Buffer, annotated: Buffer
   fs.writeFileSync(p.policyWasm, policy);
   fs.writeFileSync(p.annotatedWasm, annotated);
   const stamp: Stamp = {
-    version: STAMP_VERSION, inputs: hash, ascVersion: ascVersion(),
+    version: STAMP_VERSION,
+    inputs: hash,
+    ascVersion: ascVersion(),
     outputs: { policy: sha256(policy), annotated: sha256(annotated) },
     sizes: { policy: policy.length, annotated: annotated.length },
   };
@@ -269,7 +326,12 @@ function formatSizes(s: { policy: number; annotated: number }): string {
   return `${POLICY_WASM} ${s.policy} B, ${ANNOTATED_WASM} ${s.annotated} B`;
 }
 
-async function buildOne(rootDir: string, p: PolicyPaths, force: boolean, log: (line: string) => void): Promise<BuildResult> {
+async function buildOne(
+  rootDir: string,
+  p: PolicyPaths,
+  force: boolean,
+  log: (line: string) => void,
+): Promise<BuildResult> {
   const started = Date.now();
   try {
     const hash = inputsHash(rootDir, p);
@@ -296,7 +358,10 @@ async function mapPool<T, R>(items: T[], limit: number, work: (item: T) => Promi
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < items.length) { const i = next++; results[i] = await work(items[i]); }
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]);
+    }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;

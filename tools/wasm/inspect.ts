@@ -19,11 +19,17 @@ export interface InspectReport {
 
 function parseMetadata(data: Buffer | undefined): unknown {
   if (!data) return null;
-  try { return JSON.parse(data.toString("utf8")); } catch (e) { return { error: `invalid JSON: ${(e as Error).message}` }; }
+  try {
+    return JSON.parse(data.toString("utf8"));
+  } catch (e) {
+    return { error: `invalid JSON: ${(e as Error).message}` };
+  }
 }
 
 export function inspectModule(bytes: Uint8Array, file: string): InspectReport {
-  try { new WebAssembly.Module(new Uint8Array(bytes)); } catch (e) {
+  try {
+    new WebAssembly.Module(new Uint8Array(bytes));
+  } catch (e) {
     throw new Error(`${file}: not a valid WebAssembly module: ${(e as Error).message}`);
   }
   const s = readStructure(bytes);
@@ -31,8 +37,17 @@ export function inspectModule(bytes: Uint8Array, file: string): InspectReport {
   return {
     file,
     size: bytes.length,
-    imports: s.imports.map((i) => ({ module: i.module, name: i.name, kind: i.kind, ...(i.kind === "function" ? { signature: formatFuncType(i.type) } : {}) })),
-    exports: s.exports.map((e) => ({ name: e.name, kind: e.kind, ...(e.kind === "function" ? { signature: formatFuncType(e.type) } : {}) })),
+    imports: s.imports.map((i) => ({
+      module: i.module,
+      name: i.name,
+      kind: i.kind,
+      ...(i.kind === "function" ? { signature: formatFuncType(i.type) } : {}),
+    })),
+    exports: s.exports.map((e) => ({
+      name: e.name,
+      kind: e.kind,
+      ...(e.kind === "function" ? { signature: formatFuncType(e.type) } : {}),
+    })),
     startSection: s.hasStartSection,
     sections: s.sections.map((x) => ({ name: x.name, id: x.id, size: x.size })),
     customSections: s.customSections.map((c) => ({ name: c.name, size: c.size })),
@@ -43,7 +58,11 @@ export function inspectModule(bytes: Uint8Array, file: string): InspectReport {
 
 export function inspectFile(file: string): InspectReport {
   let bytes: Buffer;
-  try { bytes = fs.readFileSync(file); } catch (e) { throw new Error(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (e) {
+    throw new Error(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
   return inspectModule(bytes, file);
 }
 
@@ -61,7 +80,8 @@ export function prettyJson(value: unknown, indent = ""): string {
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
-    if (value.every((v) => v === null || typeof v !== "object")) return `[${value.map((v) => JSON.stringify(v)).join(", ")}]`;
+    if (value.every((v) => v === null || typeof v !== "object"))
+      return `[${value.map((v) => JSON.stringify(v)).join(", ")}]`;
     return `[\n${value.map((v) => inner + prettyJson(v, inner)).join(",\n")}\n${indent}]`;
   }
   if (value !== null && typeof value === "object") {
@@ -85,7 +105,11 @@ export function formatInspectReport(r: InspectReport): string {
   if (r.metadataSections === 0) out.push(`metadata: none (module is not annotated)`);
   else {
     out.push(`metadata (${r.metadataSections} ${METADATA_SECTION} section${r.metadataSections === 1 ? "" : "s"}):`);
-    out.push(...prettyJson(abbreviateUsage(r.metadata)).split("\n").map((l) => `  ${l}`));
+    out.push(
+      ...prettyJson(abbreviateUsage(r.metadata))
+        .split("\n")
+        .map((l) => `  ${l}`),
+    );
   }
   return out.join("\n");
 }

@@ -15,8 +15,16 @@ export const POLICY_TYPES = ["kubernetes", "raw"] as const;
 export const USAGE_ANNOTATION = "io.kubewarden.policy.usage";
 export const TITLE_ANNOTATION = "io.kubewarden.policy.title";
 
-export interface Rule { apiGroups: string[]; apiVersions: string[]; resources: string[]; operations: string[] }
-export interface ContextAwareResource { apiVersion: string; kind: string }
+export interface Rule {
+  apiGroups: string[];
+  apiVersions: string[];
+  resources: string[];
+  operations: string[];
+}
+export interface ContextAwareResource {
+  apiVersion: string;
+  kind: string;
+}
 
 /** The metadata as serialized into the custom section, keys in kwctl's order. */
 export interface CanonicalMetadata {
@@ -33,7 +41,8 @@ export interface CanonicalMetadata {
 }
 
 // semver.org's regex: kwctl parses minimumKubewardenVersion with the `semver` crate (X.Y.Z[-pre][+build]).
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+const SEMVER =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 // RFC 1123 subdomain, as Kubernetes validates object names (the title becomes the CR name).
 const RFC1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
@@ -98,7 +107,11 @@ function describeSchemaError(e: ErrorObject): string {
   const at = jsonPointerToPath(e.instancePath);
   const join = (key: string): string => (at === "" ? key : `${at}.${key}`);
   if (e.keyword === "required") return `${join(String(e.params.missingProperty))}: required key is missing`;
-  if (e.keyword === "enum") return `${at}: must be one of ${(e.params.allowedValues as unknown[]).filter((v) => v !== null).map((v) => JSON.stringify(v)).join(", ")}`;
+  if (e.keyword === "enum")
+    return `${at}: must be one of ${(e.params.allowedValues as unknown[])
+      .filter((v) => v !== null)
+      .map((v) => JSON.stringify(v))
+      .join(", ")}`;
   if (e.keyword === "pattern" && at === "minimumKubewardenVersion") return `${at}: must be a semantic version X.Y.Z`;
   return `${at === "" ? "(document)" : at}: ${e.message ?? e.keyword}`;
 }
@@ -107,7 +120,9 @@ function describeSchemaError(e: ErrorObject): string {
 function misplacedAnnotationProblems(doc: Record<string, unknown>): string[] {
   const ann = doc.annotations;
   if (ann && typeof ann === "object" && !Array.isArray(ann) && "hostCapabilities" in ann) {
-    return ["annotations.hostCapabilities: hostCapabilities is a top-level key, not an annotation (annotations is a string map)"];
+    return [
+      "annotations.hostCapabilities: hostCapabilities is a top-level key, not an annotation (annotations is a string map)",
+    ];
   }
   return [];
 }
@@ -124,7 +139,9 @@ function schemaProblems(doc: unknown): string[] {
 
 /** `*` may only appear alone (kwctl `validate_asterisk_usage`). */
 function asteriskProblem(values: string[]): string | null {
-  return values.includes("*") && values.length > 1 ? `'*' must be alone (found ${values.map((v) => JSON.stringify(v)).join(", ")})` : null;
+  return values.includes("*") && values.length > 1
+    ? `'*' must be alone (found ${values.map((v) => JSON.stringify(v)).join(", ")})`
+    : null;
 }
 
 /**
@@ -135,16 +152,27 @@ function asteriskProblem(values: string[]): string | null {
 export function resourcesProblems(resources: string[]): string[] {
   const problems: string[] = [];
   if (resources.some((r) => r === "")) problems.push("empty resource is not allowed");
-  const pairs = resources.filter((r) => r.includes("/")).map((r) => { const i = r.indexOf("/"); return { text: r, res: r.slice(0, i), sub: r.slice(i + 1) }; });
+  const pairs = resources
+    .filter((r) => r.includes("/"))
+    .map((r) => {
+      const i = r.indexOf("/");
+      return { text: r, res: r.slice(0, i), sub: r.slice(i + 1) };
+    });
   const wildcardSubOf = new Set(pairs.filter((p) => p.sub === "*").map((p) => p.res));
   const wildcardResOf = new Set(pairs.filter((p) => p.res === "*").map((p) => p.sub));
   for (const p of pairs) {
-    if (p.sub !== "*" && wildcardSubOf.has(p.res)) problems.push(`if '${p.res}/*' is present, must not specify ${p.text}`);
-    if (p.res !== "*" && wildcardResOf.has(p.sub)) problems.push(`if '*/${p.sub}' is present, must not specify ${p.text}`);
+    if (p.sub !== "*" && wildcardSubOf.has(p.res))
+      problems.push(`if '${p.res}/*' is present, must not specify ${p.text}`);
+    if (p.res !== "*" && wildcardResOf.has(p.sub))
+      problems.push(`if '*/${p.sub}' is present, must not specify ${p.text}`);
   }
-  if (resources.includes("*/*") && resources.length > 1) problems.push("if '*/*' is present, must not specify other resources");
+  if (resources.includes("*/*") && resources.length > 1)
+    problems.push("if '*/*' is present, must not specify other resources");
   const plain = resources.filter((r) => r !== "" && !r.includes("/") && r !== "*");
-  if (resources.includes("*") && plain.length > 0) problems.push(`if '*' is present, must not specify other resources without subresources (found ${plain.join(", ")})`);
+  if (resources.includes("*") && plain.length > 0)
+    problems.push(
+      `if '*' is present, must not specify other resources without subresources (found ${plain.join(", ")})`,
+    );
   return problems;
 }
 
@@ -165,8 +193,10 @@ function ruleProblems(rule: Rule, at: string): string[] {
 function semanticProblems(doc: Record<string, unknown>, requireProtocolVersion: boolean): string[] {
   const problems: string[] = [];
   const mode = (doc.executionMode as string | undefined) ?? "kubewarden-wapc";
-  if (requireProtocolVersion && (doc.protocolVersion === undefined || doc.protocolVersion === null)) problems.push("protocolVersion: required key is missing");
-  if (mode === "kubewarden-wapc" && doc.protocolVersion === "Unknown") problems.push("protocolVersion: \"Unknown\" is not valid for executionMode kubewarden-wapc");
+  if (requireProtocolVersion && (doc.protocolVersion === undefined || doc.protocolVersion === null))
+    problems.push("protocolVersion: required key is missing");
+  if (mode === "kubewarden-wapc" && doc.protocolVersion === "Unknown")
+    problems.push('protocolVersion: "Unknown" is not valid for executionMode kubewarden-wapc');
   (doc.rules as Rule[]).forEach((rule, i) => problems.push(...ruleProblems(rule, `rules[${i}]`)));
   ((doc.contextAwareResources as ContextAwareResource[] | undefined) ?? []).forEach((r, i) => {
     if (r.apiVersion === "") problems.push(`contextAwareResources[${i}].apiVersion: must not be empty`);
@@ -174,7 +204,9 @@ function semanticProblems(doc: Record<string, unknown>, requireProtocolVersion: 
   });
   const title = (doc.annotations as Record<string, string> | null | undefined)?.[TITLE_ANNOTATION];
   if (title !== undefined && (title.length > 253 || !RFC1123_SUBDOMAIN.test(title))) {
-    problems.push(`annotations.${TITLE_ANNOTATION}: ${JSON.stringify(title)} is not an RFC 1123 lowercase name (a-z, 0-9, '-', '.'; starts and ends alphanumeric)`);
+    problems.push(
+      `annotations.${TITLE_ANNOTATION}: ${JSON.stringify(title)} is not an RFC 1123 lowercase name (a-z, 0-9, '-', '.'; starts and ends alphanumeric)`,
+    );
   }
   return problems;
 }
@@ -200,14 +232,19 @@ export function assertValidMetadata(doc: unknown, file: string, opts: ValidateOp
 /** Reads metadata.yml; errors name the file (as `label`) and, for YAML syntax, the line. */
 export function readMetadataYaml(file: string, label = file): Record<string, unknown> {
   let text: string;
-  try { text = fs.readFileSync(file, "utf8"); } catch (e) {
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
     throw new MetadataError(`${label}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   let doc: unknown;
-  try { doc = yaml.load(text); } catch (e) {
+  try {
+    doc = yaml.load(text);
+  } catch (e) {
     throw new MetadataError(`${label}: invalid YAML: ${(e as Error).message.split("\n")[0]}`);
   }
-  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw new MetadataError(`${label}: (document): must be a mapping`);
+  if (doc === null || typeof doc !== "object" || Array.isArray(doc))
+    throw new MetadataError(`${label}: (document): must be a mapping`);
   return doc as Record<string, unknown>;
 }
 
@@ -218,9 +255,15 @@ function compareBytes(a: string, b: string): number {
 
 /** kwctl stores contextAwareResources in a BTreeSet: sorted by apiVersion then kind, duplicates dropped. */
 export function sortContextAwareResources(list: ContextAwareResource[]): ContextAwareResource[] {
-  const sorted = list.map((r) => ({ apiVersion: r.apiVersion, kind: r.kind }))
+  const sorted = list
+    .map((r) => ({ apiVersion: r.apiVersion, kind: r.kind }))
     .sort((a, b) => compareBytes(a.apiVersion, b.apiVersion) || compareBytes(a.kind, b.kind));
-  return sorted.filter((r, i) => i === 0 || compareBytes(r.apiVersion, sorted[i - 1].apiVersion) !== 0 || compareBytes(r.kind, sorted[i - 1].kind) !== 0);
+  return sorted.filter(
+    (r, i) =>
+      i === 0 ||
+      compareBytes(r.apiVersion, sorted[i - 1].apiVersion) !== 0 ||
+      compareBytes(r.kind, sorted[i - 1].kind) !== 0,
+  );
 }
 
 /** BTreeMap / BTreeSet<String> order. */
@@ -241,7 +284,10 @@ function sortedAnnotations(ann: Record<string, string>): Record<string, string> 
  */
 export function canonicalMetadata(doc: Record<string, unknown>): CanonicalMetadata {
   const rules = (doc.rules as Rule[]).map((r) => ({
-    apiGroups: [...r.apiGroups], apiVersions: [...r.apiVersions], resources: [...r.resources], operations: [...r.operations],
+    apiGroups: [...r.apiGroups],
+    apiVersions: [...r.apiVersions],
+    resources: [...r.resources],
+    operations: [...r.operations],
   }));
   const out: CanonicalMetadata = {
     protocolVersion: doc.protocolVersion as "v1" | "Unknown",
@@ -251,7 +297,9 @@ export function canonicalMetadata(doc: Record<string, unknown>): CanonicalMetada
     backgroundAudit: (doc.backgroundAudit as boolean | undefined) ?? true,
     executionMode: (doc.executionMode as string | undefined) ?? "kubewarden-wapc",
     policyType: (doc.policyType as string | undefined) ?? "kubernetes",
-    contextAwareResources: sortContextAwareResources((doc.contextAwareResources as ContextAwareResource[] | undefined) ?? []),
+    contextAwareResources: sortContextAwareResources(
+      (doc.contextAwareResources as ContextAwareResource[] | undefined) ?? [],
+    ),
   };
   const ann = doc.annotations as Record<string, string> | null | undefined;
   if (ann) out.annotations = sortedAnnotations(ann);
@@ -277,15 +325,22 @@ export function artifacthubWarnings(doc: Record<string, unknown>): string[] {
   const ann = (doc.annotations as Record<string, string> | null | undefined) ?? {};
   const warnings: string[] = [];
   const required: [string, string][] = [
-    ["io.kubewarden.policy.version", "version"], [TITLE_ANNOTATION, "name"], ["io.artifacthub.displayName", "displayName"],
-    ["io.kubewarden.policy.description", "description"], ["io.kubewarden.policy.ociUrl", "containersImages"],
+    ["io.kubewarden.policy.version", "version"],
+    [TITLE_ANNOTATION, "name"],
+    ["io.artifacthub.displayName", "displayName"],
+    ["io.kubewarden.policy.description", "description"],
+    ["io.kubewarden.policy.ociUrl", "containersImages"],
   ];
-  for (const [key, field] of required) if (!ann[key]) warnings.push(`annotations.${key} is missing (artifacthub ${field})`);
+  for (const [key, field] of required)
+    if (!ann[key]) warnings.push(`annotations.${key} is missing (artifacthub ${field})`);
   const version = ann["io.kubewarden.policy.version"];
-  if (version && !SEMVER.test(version)) warnings.push(`annotations.io.kubewarden.policy.version: ${JSON.stringify(version)} is not semver`);
+  if (version && !SEMVER.test(version))
+    warnings.push(`annotations.io.kubewarden.policy.version: ${JSON.stringify(version)} is not semver`);
   const keywords = ann["io.artifacthub.keywords"];
-  if (keywords !== undefined && keywords.split(",").some((k) => k.trim() === "")) warnings.push("annotations.io.artifacthub.keywords: empty keyword in the comma-separated list");
+  if (keywords !== undefined && keywords.split(",").some((k) => k.trim() === ""))
+    warnings.push("annotations.io.artifacthub.keywords: empty keyword in the comma-separated list");
   const url = ann["io.kubewarden.policy.url"];
-  if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) warnings.push(`annotations.io.kubewarden.policy.url: ${JSON.stringify(url)} is not a URL`);
+  if (url !== undefined && !/^https?:\/\/\S+$/.test(url))
+    warnings.push(`annotations.io.kubewarden.policy.url: ${JSON.stringify(url)} is not a URL`);
   return warnings;
 }

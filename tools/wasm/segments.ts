@@ -12,9 +12,18 @@ const CODE_SECTION = 10;
 /** gaps up to this many bytes are zero-filled; larger ones start a new segment */
 const MAX_GAP = 16;
 
-interface Segment { offset: number; bytes: Uint8Array }
+interface Segment {
+  offset: number;
+  bytes: Uint8Array;
+}
 
-export interface MergeResult { bytes: Buffer; before: number; after: number; merged: boolean; reason?: string }
+export interface MergeResult {
+  bytes: Buffer;
+  before: number;
+  after: number;
+  merged: boolean;
+  reason?: string;
+}
 
 /** `bytes` with its data section replaced by `dataSection` and its data count set to `count` */
 export function withDataSections(bytes: Buffer, sections: Section[], dataSection: Buffer, count: number): Buffer {
@@ -23,7 +32,11 @@ export function withDataSections(bytes: Buffer, sections: Section[], dataSection
   for (const s of sections) {
     if (s.id !== DATA_SECTION && s.id !== DATA_COUNT_SECTION) continue;
     parts.push(bytes.subarray(cursor, s.offset));
-    parts.push(s.id === DATA_SECTION ? dataSection : Buffer.concat([Buffer.from([DATA_COUNT_SECTION]), encodeU32(encodeU32(count).length), encodeU32(count)]));
+    parts.push(
+      s.id === DATA_SECTION
+        ? dataSection
+        : Buffer.concat([Buffer.from([DATA_COUNT_SECTION]), encodeU32(encodeU32(count).length), encodeU32(count)]),
+    );
     cursor = s.payloadOffset + s.size;
   }
   parts.push(bytes.subarray(cursor));
@@ -91,8 +104,10 @@ function mergeRuns(segments: Segment[]): Segment[] | string {
   for (const s of sorted) {
     const last = runs[runs.length - 1];
     if (last && s.offset < last.end) return "overlapping data segments";
-    if (last && s.offset - last.end <= MAX_GAP) { last.parts.push(s); last.end = s.offset + s.bytes.length; }
-    else runs.push({ offset: s.offset, parts: [s], end: s.offset + s.bytes.length });
+    if (last && s.offset - last.end <= MAX_GAP) {
+      last.parts.push(s);
+      last.end = s.offset + s.bytes.length;
+    } else runs.push({ offset: s.offset, parts: [s], end: s.offset + s.bytes.length });
   }
   return runs.map((r) => {
     const bytes = new Uint8Array(r.end - r.offset); // zero-filled gaps
@@ -103,7 +118,14 @@ function mergeRuns(segments: Segment[]): Segment[] | string {
 
 function encodeDataSection(segments: Segment[]): Buffer {
   const body = [encodeU32(segments.length)];
-  for (const s of segments) body.push(Buffer.from([0x00, 0x41]), encodeS32(s.offset | 0), Buffer.from([0x0b]), encodeU32(s.bytes.length), Buffer.from(s.bytes));
+  for (const s of segments)
+    body.push(
+      Buffer.from([0x00, 0x41]),
+      encodeS32(s.offset | 0),
+      Buffer.from([0x0b]),
+      encodeU32(s.bytes.length),
+      Buffer.from(s.bytes),
+    );
   const payload = Buffer.concat(body);
   return Buffer.concat([Buffer.from([DATA_SECTION]), encodeU32(payload.length), payload]);
 }
@@ -127,7 +149,13 @@ export function mergeDataSegments(input: Uint8Array): MergeResult {
   if (!data) return keep("no data section");
   const segments = readActiveSegments(bytes.subarray(data.payloadOffset, data.payloadOffset + data.size));
   if (typeof segments === "string") return keep(segments);
-  if (mayReferenceSegments(bytes, sections.find((s) => s.id === CODE_SECTION))) return keep("code may use memory.init or data.drop", segments.length);
+  if (
+    mayReferenceSegments(
+      bytes,
+      sections.find((s) => s.id === CODE_SECTION),
+    )
+  )
+    return keep("code may use memory.init or data.drop", segments.length);
   const runs = mergeRuns(segments);
   if (typeof runs === "string") return keep(runs, segments.length);
   const out = withDataSections(bytes, sections, encodeDataSection(runs), runs.length);

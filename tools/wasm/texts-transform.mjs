@@ -29,8 +29,21 @@ const MEMORY_BASE = CONTRACT.memoryBase;
 const TEXTS_LOW = 16;
 
 // keys whose child is a name or a type, never an expression that reads a constant
-const NOT_AN_EXPRESSION = new Set(["range", "parent", "decorators", "name", "names", "property", "label", "type",
-  "returnType", "typeArguments", "typeParameters", "implementsTypes", "extendsType"]);
+const NOT_AN_EXPRESSION = new Set([
+  "range",
+  "parent",
+  "decorators",
+  "name",
+  "names",
+  "property",
+  "label",
+  "type",
+  "returnType",
+  "typeArguments",
+  "typeParameters",
+  "implementsTypes",
+  "extendsType",
+]);
 
 /** calls `visit(child, replace)` for each direct AST child of `node` under a key not in `skip`;
  *  `replace(next)` puts `next` in the child's place */
@@ -41,10 +54,15 @@ function forEachChild(node, skip, visit) {
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         const child = value[i];
-        if (child && typeof child === "object" && typeof child.kind === "number") visit(child, (next) => { value[i] = next; });
+        if (child && typeof child === "object" && typeof child.kind === "number")
+          visit(child, (next) => {
+            value[i] = next;
+          });
       }
     } else if (value && typeof value === "object" && typeof value.kind === "number") {
-      visit(value, (next) => { node[key] = next; });
+      visit(value, (next) => {
+        node[key] = next;
+      });
     }
   }
 }
@@ -56,7 +74,10 @@ function isStringLiteral(node) {
 }
 
 class TextTable {
-  constructor() { this.slots = new Map(); this.texts = []; }
+  constructor() {
+    this.slots = new Map();
+    this.texts = [];
+  }
   slotOf(text) {
     let slot = this.slots.get(text);
     if (slot === undefined) {
@@ -80,8 +101,13 @@ function rewrite(node, table, constants, seen) {
   if (!node || typeof node !== "object" || seen.has(node)) return;
   seen.add(node);
   switch (node.kind) {
-    case NodeKind.Decorator: case NodeKind.Import: case NodeKind.Export: case NodeKind.ExportImport:
-    case NodeKind.ExportDefault: case NodeKind.ImportDeclaration: case NodeKind.ExportMember:
+    case NodeKind.Decorator:
+    case NodeKind.Import:
+    case NodeKind.Export:
+    case NodeKind.ExportImport:
+    case NodeKind.ExportDefault:
+    case NodeKind.ImportDeclaration:
+    case NodeKind.ExportMember:
       return;
     case NodeKind.Variable:
       if (node.cwTopLevel) return; // read where used (constants) or run in `_start` (the rest)
@@ -94,7 +120,8 @@ function rewrite(node, table, constants, seen) {
   }
   const replacement = (child) => {
     if (isStringLiteral(child)) return child.value.length > 0 ? textCall(child.range, child.value, table) : null;
-    if (child.kind === NodeKind.Identifier && constants.has(child.text)) return textCall(child.range, constants.get(child.text), table);
+    if (child.kind === NodeKind.Identifier && constants.has(child.text))
+      return textCall(child.range, constants.get(child.text), table);
     return null;
   };
   forEachChild(node, NOT_AN_EXPRESSION, (child, replace) => {
@@ -130,7 +157,10 @@ function stringConstants(sources) {
   for (const source of sources) forEachInnerDeclaration(source, (name) => found.delete(name));
   for (const [name, d] of declarations) {
     if (!found.has(name) || isLazy(d.decorators)) continue;
-    d.decorators = [...(d.decorators ?? []), Node.createDecorator(Node.createIdentifierExpression("lazy", d.range), null, d.range)];
+    d.decorators = [
+      ...(d.decorators ?? []),
+      Node.createDecorator(Node.createIdentifierExpression("lazy", d.range), null, d.range),
+    ];
   }
   return found;
 }
@@ -141,9 +171,14 @@ function forEachInnerDeclaration(source, visit) {
   const walk = (node, inner) => {
     if (seen.has(node)) return;
     seen.add(node);
-    if (inner && (node.kind === NodeKind.VariableDeclaration || node.kind === NodeKind.Parameter) && node.name) visit(node.name.text);
-    const nowInner = inner || node.kind === NodeKind.FunctionDeclaration || node.kind === NodeKind.MethodDeclaration
-      || node.kind === NodeKind.ClassDeclaration || node.kind === NodeKind.Function;
+    if (inner && (node.kind === NodeKind.VariableDeclaration || node.kind === NodeKind.Parameter) && node.name)
+      visit(node.name.text);
+    const nowInner =
+      inner ||
+      node.kind === NodeKind.FunctionDeclaration ||
+      node.kind === NodeKind.MethodDeclaration ||
+      node.kind === NodeKind.ClassDeclaration ||
+      node.kind === NodeKind.Function;
     forEachChild(node, NOT_A_CHILD, (child) => walk(child, nowInner));
   };
   walk(source, false);
@@ -165,7 +200,11 @@ function encodeSegment(texts, used = () => true) {
     meta.writeUInt16LE(b.length, slot * 4 + 2);
     offset += b.length;
   });
-  return { segment: Buffer.concat([meta, ...bodies]), metaBytes: meta.length, maxBytes: Math.max(8, ...bodies.map((b) => b.length)) };
+  return {
+    segment: Buffer.concat([meta, ...bodies]),
+    metaBytes: meta.length,
+    maxBytes: Math.max(8, ...bodies.map((b) => b.length)),
+  };
 }
 
 function generate(texts, metaBytes, maxBytes) {
@@ -181,7 +220,10 @@ function generate(texts, metaBytes, maxBytes) {
   const strings = scratch + 16;
   // every text inflated: room for twice its UTF-8 bytes (>= its UTF-16) plus a 20-byte header, 4-aligned
   const need = texts.reduce((n, t) => n + ((20 + Buffer.byteLength(t, "utf8") * 2 + 3) & ~3) + 4, 0);
-  if (strings + need > MEMORY_BASE) throw new Error(`texts-transform: ${texts.length} texts need ${strings + need} bytes below --memoryBase ${MEMORY_BASE}`);
+  if (strings + need > MEMORY_BASE)
+    throw new Error(
+      `texts-transform: ${texts.length} texts need ${strings + need} bytes below --memoryBase ${MEMORY_BASE}`,
+    );
   return `// @ts-nocheck
 // Generated by tools/wasm/texts-transform.mjs (${texts.length} texts); see there.
 @external("${COPY_IMPORT.module}", "${COPY_IMPORT.name}")
@@ -269,10 +311,14 @@ export default class CachewardenTexts {
     const used = new Set();
     const calls = /\(call \$assembly\/__generated__\/texts\/__cw_text\s*\(i32\.const (\d+)\)/g;
     let matched = 0;
-    for (const m of text.matchAll(calls)) { used.add(Number(m[1])); matched++; }
+    for (const m of text.matchAll(calls)) {
+      used.add(Number(m[1]));
+      matched++;
+    }
     // a read whose slot is not a visible constant would find its bytes missing: refuse the build
     const all = text.match(/\(call \$assembly\/__generated__\/texts\/__cw_text\s/g)?.length ?? 0;
-    if (all !== matched) throw new Error(`texts-transform: ${all - matched} of ${all} text reads have no constant slot`);
+    if (all !== matched)
+      throw new Error(`texts-transform: ${all - matched} of ${all} text reads have no constant slot`);
     fs.writeFileSync(process.env[TEXTS_FILE_ENV], encodeSegment(this.texts, (slot) => used.has(slot)).segment);
   }
 }

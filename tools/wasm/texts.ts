@@ -12,7 +12,9 @@ import { encodeU32, listSections } from "./wasm";
 
 // what this step and the transform agree on (one file, read by both)
 const CONTRACT = JSON.parse(fs.readFileSync(path.join(__dirname, "texts-contract.json"), "utf8")) as {
-  copyImport: { module: string; name: string }; textsFileEnv: string; memoryBase: number;
+  copyImport: { module: string; name: string };
+  textsFileEnv: string;
+  memoryBase: number;
 };
 const COPY_IMPORT = CONTRACT.copyImport;
 
@@ -50,7 +52,9 @@ interface BinaryenModule {
 let binaryenPromise: Promise<Binaryen> | undefined;
 function loadBinaryen(): Promise<Binaryen> {
   // ESM only: a dynamic import that tsx's CommonJS transform leaves alone
-  binaryenPromise ??= (new Function("m", "return import(m)") as (m: string) => Promise<{ default: Binaryen }>)("binaryen").then((m) => m.default);
+  binaryenPromise ??= (new Function("m", "return import(m)") as (m: string) => Promise<{ default: Binaryen }>)(
+    "binaryen",
+  ).then((m) => m.default);
   return binaryenPromise;
 }
 
@@ -70,7 +74,12 @@ export function appendPassiveSegment(wasm: Uint8Array, data: Uint8Array): Buffer
   const existing = bytes.subarray(pos.p, dataSection.payloadOffset + dataSection.size);
   const passive = Buffer.concat([encodeU32(1), encodeU32(data.length), Buffer.from(data)]);
   const payload = Buffer.concat([encodeU32(count + 1), existing, passive]);
-  return withDataSections(bytes, sections, Buffer.concat([Buffer.from([DATA_SECTION]), encodeU32(payload.length), payload]), count + 1);
+  return withDataSections(
+    bytes,
+    sections,
+    Buffer.concat([Buffer.from([DATA_SECTION]), encodeU32(payload.length), payload]),
+    count + 1,
+  );
 }
 
 /** the internal name binaryen gives the `cachewarden.texts_copy` import, or undefined */
@@ -87,7 +96,11 @@ export async function attachTexts(wasm: Uint8Array, segment: Uint8Array): Promis
   const binaryen = await loadBinaryen();
   const probe = binaryen.readBinary(wasm);
   let imported: boolean;
-  try { imported = copyImportName(binaryen, probe) !== undefined; } finally { probe.dispose(); }
+  try {
+    imported = copyImportName(binaryen, probe) !== undefined;
+  } finally {
+    probe.dispose();
+  }
   if (!imported) return wasm;
   const module = binaryen.readBinary(appendPassiveSegment(wasm, segment));
   try {
@@ -96,8 +109,18 @@ export async function attachTexts(wasm: Uint8Array, segment: Uint8Array): Promis
     const last = module.getDataSegmentInfo(module.getDataSegmentByIndex(module.getNumDataSegments() - 1));
     module.removeFunction(importName);
     const params = binaryen.createType([binaryen.i32, binaryen.i32, binaryen.i32]);
-    module.addFunction(importName, params, binaryen.none, [],
-      module.memory.init(last.name, module.local.get(0, binaryen.i32), module.local.get(1, binaryen.i32), module.local.get(2, binaryen.i32)));
+    module.addFunction(
+      importName,
+      params,
+      binaryen.none,
+      [],
+      module.memory.init(
+        last.name,
+        module.local.get(0, binaryen.i32),
+        module.local.get(1, binaryen.i32),
+        module.local.get(2, binaryen.i32),
+      ),
+    );
     if (!module.validate()) throw new Error("texts: binaryen rejects the module after defining cachewarden.texts_copy");
     return module.emitBinary();
   } finally {

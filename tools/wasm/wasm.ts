@@ -6,12 +6,30 @@
 export const METADATA_SECTION = "io.kubewarden.metadata";
 
 export const SECTION_NAMES: Record<number, string> = {
-  0: "custom", 1: "type", 2: "import", 3: "function", 4: "table", 5: "memory", 6: "global",
-  7: "export", 8: "start", 9: "element", 10: "code", 11: "data", 12: "datacount", 13: "tag",
+  0: "custom",
+  1: "type",
+  2: "import",
+  3: "function",
+  4: "table",
+  5: "memory",
+  6: "global",
+  7: "export",
+  8: "start",
+  9: "element",
+  10: "code",
+  11: "data",
+  12: "datacount",
+  13: "tag",
 };
 
 const VALTYPE_NAMES: Record<number, string> = {
-  0x7f: "i32", 0x7e: "i64", 0x7d: "f32", 0x7c: "f64", 0x7b: "v128", 0x70: "funcref", 0x6f: "externref",
+  0x7f: "i32",
+  0x7e: "i64",
+  0x7d: "f32",
+  0x7c: "f64",
+  0x7b: "v128",
+  0x70: "funcref",
+  0x6f: "externref",
 };
 
 const EXTERNAL_KINDS = ["function", "table", "memory", "global", "tag"] as const;
@@ -19,7 +37,10 @@ export type ExternalKind = (typeof EXTERNAL_KINDS)[number];
 
 export class WasmFormatError extends Error {}
 
-export interface FuncType { params: string[]; results: string[] }
+export interface FuncType {
+  params: string[];
+  results: string[];
+}
 export interface Section {
   id: number;
   /** "custom" sections carry their own name; others use the standard section name */
@@ -31,8 +52,18 @@ export interface Section {
   /** payload size in bytes (for a custom section: name + data) */
   size: number;
 }
-export interface ImportEntry { module: string; name: string; kind: ExternalKind; type?: FuncType }
-export interface ExportEntry { name: string; kind: ExternalKind; index: number; type?: FuncType }
+export interface ImportEntry {
+  module: string;
+  name: string;
+  kind: ExternalKind;
+  type?: FuncType;
+}
+export interface ExportEntry {
+  name: string;
+  kind: ExternalKind;
+  index: number;
+  type?: FuncType;
+}
 export interface WasmStructure {
   sections: Section[];
   types: FuncType[];
@@ -44,7 +75,11 @@ export interface WasmStructure {
 
 /** Sequential reader over a byte buffer; every read checks bounds so truncated input is an error, not garbage. */
 class Reader {
-  constructor(readonly bytes: Uint8Array, public pos = 0, readonly end = bytes.length) {}
+  constructor(
+    readonly bytes: Uint8Array,
+    public pos = 0,
+    readonly end = bytes.length,
+  ) {}
 
   byte(): number {
     if (this.pos >= this.end) throw new WasmFormatError(`unexpected end of data at offset ${this.pos}`);
@@ -72,7 +107,8 @@ class Reader {
   }
 
   bytesOf(len: number): Uint8Array {
-    if (this.pos + len > this.end) throw new WasmFormatError(`unexpected end of data at offset ${this.pos} (need ${len} bytes)`);
+    if (this.pos + len > this.end)
+      throw new WasmFormatError(`unexpected end of data at offset ${this.pos} (need ${len} bytes)`);
     const out = this.bytes.subarray(this.pos, this.pos + len);
     this.pos += len;
     return out;
@@ -106,7 +142,10 @@ export function encodeCustomSection(name: string, payload: Uint8Array): Buffer {
 
 function readValType(r: Reader): string {
   const code = r.byte();
-  if (code === 0x63 || code === 0x64) { r.skipSigned(); return code === 0x63 ? "(ref null …)" : "(ref …)"; }
+  if (code === 0x63 || code === 0x64) {
+    r.skipSigned();
+    return code === 0x63 ? "(ref null …)" : "(ref …)";
+  }
   const name = VALTYPE_NAMES[code];
   if (!name) throw new WasmFormatError(`unsupported value type 0x${code.toString(16)} at offset ${r.pos - 1}`);
   return name;
@@ -114,7 +153,8 @@ function readValType(r: Reader): string {
 
 function readFuncType(r: Reader): FuncType {
   const form = r.byte();
-  if (form !== 0x60) throw new WasmFormatError(`unsupported type form 0x${form.toString(16)} (only function types are read)`);
+  if (form !== 0x60)
+    throw new WasmFormatError(`unsupported type form 0x${form.toString(16)} (only function types are read)`);
   const params = Array.from({ length: r.u32() }, () => readValType(r));
   const results = Array.from({ length: r.u32() }, () => readValType(r));
   return { params, results };
@@ -137,11 +177,21 @@ function readImportSection(r: Reader, types: FuncType[]): { imports: ImportEntry
     const kind = EXTERNAL_KINDS[kindCode];
     if (!kind) throw new WasmFormatError(`unknown import kind 0x${kindCode.toString(16)} for ${module}.${name}`);
     const entry: ImportEntry = { module, name, kind };
-    if (kind === "function") { const t = r.u32(); funcTypeIndices.push(t); entry.type = types[t]; }
-    else if (kind === "table") { readValType(r); skipLimits(r); }
-    else if (kind === "memory") skipLimits(r);
-    else if (kind === "global") { readValType(r); r.byte(); }
-    else { r.byte(); r.u32(); } // tag: attribute + type index
+    if (kind === "function") {
+      const t = r.u32();
+      funcTypeIndices.push(t);
+      entry.type = types[t];
+    } else if (kind === "table") {
+      readValType(r);
+      skipLimits(r);
+    } else if (kind === "memory") skipLimits(r);
+    else if (kind === "global") {
+      readValType(r);
+      r.byte();
+    } else {
+      r.byte();
+      r.u32();
+    } // tag: attribute + type index
     imports.push(entry);
   }
   return { imports, funcTypeIndices };
@@ -162,7 +212,8 @@ function readExportSection(r: Reader): ExportEntry[] {
 export function listSections(bytes: Uint8Array): Section[] {
   const r = new Reader(bytes);
   const magic = Buffer.from(r.bytesOf(4));
-  if (!magic.equals(Buffer.from([0x00, 0x61, 0x73, 0x6d]))) throw new WasmFormatError("not a WebAssembly module (bad magic)");
+  if (!magic.equals(Buffer.from([0x00, 0x61, 0x73, 0x6d])))
+    throw new WasmFormatError("not a WebAssembly module (bad magic)");
   const version = Buffer.from(r.bytesOf(4)).readUInt32LE(0);
   if (version !== 1) throw new WasmFormatError(`unsupported WebAssembly binary version ${version}`);
   const sections: Section[] = [];
@@ -171,8 +222,12 @@ export function listSections(bytes: Uint8Array): Section[] {
     const id = r.byte();
     const size = r.u32();
     const payloadOffset = r.pos;
-    if (payloadOffset + size > r.end) throw new WasmFormatError(`section ${id} at offset ${offset} runs past the end of the module`);
-    const name = id === 0 ? new Reader(bytes, payloadOffset, payloadOffset + size).name() : (SECTION_NAMES[id] ?? `unknown(${id})`);
+    if (payloadOffset + size > r.end)
+      throw new WasmFormatError(`section ${id} at offset ${offset} runs past the end of the module`);
+    const name =
+      id === 0
+        ? new Reader(bytes, payloadOffset, payloadOffset + size).name()
+        : (SECTION_NAMES[id] ?? `unknown(${id})`);
     sections.push({ id, name, offset, payloadOffset, size });
     r.pos = payloadOffset + size;
   }
@@ -190,10 +245,14 @@ export function readStructure(bytes: Uint8Array): WasmStructure {
   const customSections: WasmStructure["customSections"] = [];
   const payload = (s: Section): Reader => new Reader(bytes, s.payloadOffset, s.payloadOffset + s.size);
   for (const s of sections) {
-    if (s.id === 1) { const r = payload(s); types = Array.from({ length: r.u32() }, () => readFuncType(r)); }
-    else if (s.id === 2) ({ imports, funcTypeIndices: importedFuncTypes } = readImportSection(payload(s), types));
-    else if (s.id === 3) { const r = payload(s); definedFuncTypes = Array.from({ length: r.u32() }, () => r.u32()); }
-    else if (s.id === 7) exports = readExportSection(payload(s));
+    if (s.id === 1) {
+      const r = payload(s);
+      types = Array.from({ length: r.u32() }, () => readFuncType(r));
+    } else if (s.id === 2) ({ imports, funcTypeIndices: importedFuncTypes } = readImportSection(payload(s), types));
+    else if (s.id === 3) {
+      const r = payload(s);
+      definedFuncTypes = Array.from({ length: r.u32() }, () => r.u32());
+    } else if (s.id === 7) exports = readExportSection(payload(s));
     else if (s.id === 0) {
       const r = payload(s);
       const name = r.name();

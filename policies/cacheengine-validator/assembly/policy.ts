@@ -6,7 +6,10 @@ import { JsonValue } from "../../../assembly/json/index";
 import { decodeValidationPayload, accept, reject, ValidationRequest } from "../../../assembly/kubewarden/index";
 import { FieldErrorList, introducedErrors, invalidString, newPath } from "../../../assembly/validate/index";
 import {
-  LMCACHE_ENGINE_KIND, CACHEBLEND_ENGINE_KIND, LMCACHE_ENGINE_GROUP, REJECTION_CODE,
+  LMCACHE_ENGINE_KIND,
+  CACHEBLEND_ENGINE_KIND,
+  LMCACHE_ENGINE_GROUP,
+  REJECTION_CODE,
 } from "../../../assembly/keys/index";
 import { EngineKind, engineKindOf, engineViolations } from "./rules";
 

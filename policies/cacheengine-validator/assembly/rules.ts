@@ -4,20 +4,47 @@
 // need them.
 import { JsonValue, Read } from "../../../assembly/json/index";
 import {
-  FieldErrorList, required, invalidString, notSupportedString, newPath, Path,
-  dns1123SubdomainErrors, dns1123LabelErrors, isDns1123Subdomain, containsWhitespaceOrControl,
-  readObjectAt, readListAt, readStringAt, readInt32At, readNumberAt, invalidJsonValue, presentAt,
-  MUST_BE_OBJECT, MUST_BE_STRING,
+  FieldErrorList,
+  required,
+  invalidString,
+  notSupportedString,
+  newPath,
+  Path,
+  dns1123SubdomainErrors,
+  dns1123LabelErrors,
+  isDns1123Subdomain,
+  containsWhitespaceOrControl,
+  readObjectAt,
+  readListAt,
+  readStringAt,
+  readInt32At,
+  readNumberAt,
+  invalidJsonValue,
+  presentAt,
+  MUST_BE_OBJECT,
+  MUST_BE_STRING,
 } from "../../../assembly/validate/index";
 import {
-  RepositoryCheck, checkPayloadRepository, isValidPullPolicy, isValidCudagraph,
+  RepositoryCheck,
+  checkPayloadRepository,
+  isValidPullPolicy,
+  isValidCudagraph,
 } from "../../../assembly/lmcache/image";
 import {
-  LMCACHE_ENGINE_KIND, CACHEBLEND_ENGINE_KIND, CACHEBLEND_CHUNK_SIZE, REPOSITORY_FOOTGUN_DETAIL,
-  MUST_NOT_CONTAIN_WHITESPACE_DETAIL, pullPolicies, cudagraphModes,
+  LMCACHE_ENGINE_KIND,
+  CACHEBLEND_ENGINE_KIND,
+  CACHEBLEND_CHUNK_SIZE,
+  REPOSITORY_FOOTGUN_DETAIL,
+  MUST_NOT_CONTAIN_WHITESPACE_DETAIL,
+  pullPolicies,
+  cudagraphModes,
 } from "../../../assembly/keys/index";
 
-export enum EngineKind { LMCache, CacheBlend, Other }
+export enum EngineKind {
+  LMCache,
+  CacheBlend,
+  Other,
+}
 
 // ---- details as docs/policies/cacheengine-validator.md#rules lists them (two live in keys) ----
 // @ts-ignore: decorator
@@ -60,7 +87,7 @@ export function engineViolations(kind: EngineKind, object: JsonValue): FieldErro
     rejectChunkSizeOtherThan256(server.value, specPath.child("server"), errs); // 1
     const blend = readObjectAt(specNode, "blend", specPath, errs);
     const blendPath = specPath.child("blend");
-    rejectNegativeCheckLayer(blend.value, blendPath, errs);             // 2
+    rejectNegativeCheckLayer(blend.value, blendPath, errs); // 2
     rejectRecompRatioOutsideUnitInterval(blend.value, blendPath, errs); // 3
   }
 
@@ -69,24 +96,24 @@ export function engineViolations(kind: EngineKind, object: JsonValue): FieldErro
   const payloadImage = readObjectAt(injection.value, "payloadImage", injectionPath, errs);
   const imagePath = injectionPath.child("payloadImage");
   if (kind == EngineKind.CacheBlend) {
-    requireCacheBlendInjection(injection, injectionPath, errs);         // 4
+    requireCacheBlendInjection(injection, injectionPath, errs); // 4
     if (injection.ok) requireCacheBlendPayloadImage(payloadImage, imagePath, errs); // 5 ("else")
   }
 
   const image = payloadImage.value;
   if (image !== null) {
     const repository = readStringAt(image, "repository", imagePath, errs);
-    requireRepository(repository, imagePath, errs);                     // 6
-    rejectImageSpecDefaultRepository(repository, imagePath, errs);      // 7
-    rejectRepositoryWhitespace(repository, imagePath, errs);            // 8
+    requireRepository(repository, imagePath, errs); // 6
+    rejectImageSpecDefaultRepository(repository, imagePath, errs); // 7
+    rejectRepositoryWhitespace(repository, imagePath, errs); // 8
     rejectTagWhitespace(readStringAt(image, "tag", imagePath, errs), imagePath, errs); // 8b (decision, see README)
-    rejectUnsupportedPullPolicy(image, imagePath, errs);                // 9
+    rejectUnsupportedPullPolicy(image, imagePath, errs); // 9
   }
 
-  checkImagePullSecretNames(injection.value, injectionPath, errs);      // 10, 11
-  rejectInvalidTargetContainer(injection.value, injectionPath, errs);   // 12
+  checkImagePullSecretNames(injection.value, injectionPath, errs); // 10, 11
+  rejectInvalidTargetContainer(injection.value, injectionPath, errs); // 12
   if (kind == EngineKind.CacheBlend) {
-    rejectUnsupportedCudagraph(injection.value, injectionPath, errs);   // 13
+    rejectUnsupportedCudagraph(injection.value, injectionPath, errs); // 13
   }
   return errs;
 }
@@ -204,14 +231,14 @@ function checkImagePullSecretNames(injection: JsonValue | null, at: Path, errs: 
       name = item.getPresent("name");
     }
     if (name === null) {
-      errs.add(required(secretNamePath(listPath, i), SECRET_NAME_REQUIRED_DETAIL));                        // 10
+      errs.add(required(secretNamePath(listPath, i), SECRET_NAME_REQUIRED_DETAIL)); // 10
       continue;
     }
     const text = name.asString();
     if (!text.ok) {
       errs.add(invalidJsonValue(secretNamePath(listPath, i), name, MUST_BE_STRING));
     } else if (text.value.length == 0) {
-      errs.add(required(secretNamePath(listPath, i), SECRET_NAME_REQUIRED_DETAIL));                        // 10
+      errs.add(required(secretNamePath(listPath, i), SECRET_NAME_REQUIRED_DETAIL)); // 10
     } else if (!isDns1123Subdomain(text.value)) {
       errs.addInvalidStringPerMessage(secretNamePath(listPath, i), text.value, dns1123SubdomainErrors(text.value)); // 11
     }

@@ -15,7 +15,11 @@ const clone = (x: Json): Json => JSON.parse(JSON.stringify(x));
 const raw = (t: string): string => `@@RAW:${t}@@`;
 
 const GROUP = "lmcache.lmcache.ai";
-const PLURAL: Record<string, string> = { LMCacheEngine: "lmcacheengines", CacheBlendEngine: "cacheblendengines", LMCacheCoordinator: "lmcachecoordinators" };
+const PLURAL: Record<string, string> = {
+  LMCacheEngine: "lmcacheengines",
+  CacheBlendEngine: "cacheblendengines",
+  LMCacheCoordinator: "lmcachecoordinators",
+};
 
 function cbBase(): Json {
   return {
@@ -40,9 +44,21 @@ function lmBase(): Json {
     spec: { l1: { sizeGB: 4 } },
   };
 }
-function withInjection(obj: Json, injection: Json): Json { const o = clone(obj); o.spec.injection = injection; return o; }
-function cbWith(mut: (spec: Json) => void): Json { const o = cbBase(); mut(o.spec); return o; }
-function lmWith(mut: (spec: Json) => void): Json { const o = lmBase(); mut(o.spec); return o; }
+function withInjection(obj: Json, injection: Json): Json {
+  const o = clone(obj);
+  o.spec.injection = injection;
+  return o;
+}
+function cbWith(mut: (spec: Json) => void): Json {
+  const o = cbBase();
+  mut(o.spec);
+  return o;
+}
+function lmWith(mut: (spec: Json) => void): Json {
+  const o = lmBase();
+  mut(o.spec);
+  return o;
+}
 
 function request(op: string, obj: Json, oldObj?: Json, kindOverride?: string): Json {
   const kind = kindOverride || (obj && obj.kind) || (oldObj && oldObj.kind);
@@ -61,13 +77,19 @@ function request(op: string, obj: Json, oldObj?: Json, kindOverride?: string): J
   if (obj !== undefined) r.object = obj;
   if (oldObj !== undefined) r.oldObject = oldObj;
   r.dryRun = false;
-  r.options = { apiVersion: "meta.k8s.io/v1", kind: op === "CREATE" ? "CreateOptions" : op === "UPDATE" ? "UpdateOptions" : "DeleteOptions" };
+  r.options = {
+    apiVersion: "meta.k8s.io/v1",
+    kind: op === "CREATE" ? "CreateOptions" : op === "UPDATE" ? "UpdateOptions" : "DeleteOptions",
+  };
   return r;
 }
 
-const SUBDOMAIN = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const LABEL = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const FOOTGUN = "is the ImageSpec default (the vLLM engine image), not a payload image; set repository to your payload image (payloadImage: {} is defaulted to this value)";
+const SUBDOMAIN =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const LABEL =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const FOOTGUN =
+  "is the ImageSpec default (the vLLM engine image), not a payload image; set repository to your payload image (payloadImage: {} is defaulted to this value)";
 const CB_REQ = "must be specified for CacheBlend injection";
 const P = (k: string, n: string): string => `${k}.lmcache.lmcache.ai "${n}" is invalid: `;
 const one = (k: string, n: string, e: string): string => P(k, n) + e;
@@ -89,266 +111,769 @@ function add(name: string, description: string, req: Json, expect: Json, extra: 
 // ---- acceptance cases ----
 add("cb-base", "CacheBlend base object, CREATE", request("CREATE", cbBase()), accept);
 add("lm-base", "LMCache base object without injection, CREATE", request("CREATE", lmBase()), accept);
-add("lm-defaulted-footgun-repository", "LMCache payloadImage: {} as stored after CRD defaulting (rule 7)",
+add(
+  "lm-defaulted-footgun-repository",
+  "LMCache payloadImage: {} as stored after CRD defaulting (rule 7)",
   request("CREATE", withInjection(lmBase(), { payloadImage: clone(FOOTGUN_IMAGE) })),
-  reject(LM(`spec.injection.payloadImage.repository: Invalid value: "lmcache/vllm-openai": ${FOOTGUN}`)));
-add("cb-defaulted-footgun-repository", "CacheBlend with the defaulted lmcache/vllm-openai repository (rule 7)",
-  request("CREATE", cbWith((s) => { s.injection.payloadImage = clone(FOOTGUN_IMAGE); })),
-  reject(CB(`spec.injection.payloadImage.repository: Invalid value: "lmcache/vllm-openai": ${FOOTGUN}`)));
-add("lm-empty-repository", "LMCache repository \"\" (rule 6)",
+  reject(LM(`spec.injection.payloadImage.repository: Invalid value: "lmcache/vllm-openai": ${FOOTGUN}`)),
+);
+add(
+  "cb-defaulted-footgun-repository",
+  "CacheBlend with the defaulted lmcache/vllm-openai repository (rule 7)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.injection.payloadImage = clone(FOOTGUN_IMAGE);
+    }),
+  ),
+  reject(CB(`spec.injection.payloadImage.repository: Invalid value: "lmcache/vllm-openai": ${FOOTGUN}`)),
+);
+add(
+  "lm-empty-repository",
+  'LMCache repository "" (rule 6)',
   request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "" } })),
-  reject(LM("spec.injection.payloadImage.repository: Required value: must be a non-empty string")));
-add("lm-blank-repository", "LMCache repository of spaces counts as unset (rule 6)",
+  reject(LM("spec.injection.payloadImage.repository: Required value: must be a non-empty string")),
+);
+add(
+  "lm-blank-repository",
+  "LMCache repository of spaces counts as unset (rule 6)",
   request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "  " } })),
-  reject(LM("spec.injection.payloadImage.repository: Required value: must be a non-empty string")));
-add("lm-digest-repository", "LMCache repository with @sha256: digest is accepted",
-  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p@sha256:abc" } })), accept);
-add("lm-repository-with-space", "LMCache repository containing a space (rule 8)",
+  reject(LM("spec.injection.payloadImage.repository: Required value: must be a non-empty string")),
+);
+add(
+  "lm-digest-repository",
+  "LMCache repository with @sha256: digest is accepted",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p@sha256:abc" } })),
+  accept,
+);
+add(
+  "lm-repository-with-space",
+  "LMCache repository containing a space (rule 8)",
   request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p latest" } })),
-  reject(LM('spec.injection.payloadImage.repository: Invalid value: "reg/p latest": must not contain whitespace')));
-add("cb-missing-injection", "CacheBlend without spec.injection (rule 4)",
-  request("CREATE", cbWith((s) => { delete s.injection; })),
-  reject(CB(`spec.injection: Required value: ${CB_REQ}`)));
-add("cb-missing-payload-image", "CacheBlend injection without payloadImage (rule 5)",
-  request("CREATE", cbWith((s) => { s.injection = { cudagraph: "eager" }; })),
-  reject(CB(`spec.injection.payloadImage: Required value: ${CB_REQ}`)));
-add("cb-chunk-size-128", "CacheBlend server.chunkSize 128 (rule 1)",
-  request("CREATE", cbWith((s) => { s.server.chunkSize = 128; })),
-  reject(CB("spec.server.chunkSize: Invalid value: 128: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)")));
-add("cb-recomp-ratio-zero", "CacheBlend blend.recompRatio 0 is outside (0, 1] (rule 3)",
-  request("CREATE", cbWith((s) => { s.blend.recompRatio = 0; })),
-  reject(CB("spec.blend.recompRatio: Invalid value: 0: must be in (0.0, 1.0]")));
-add("cb-recomp-ratio-one", "CacheBlend blend.recompRatio 1 is the closed upper bound",
-  request("CREATE", cbWith((s) => { s.blend.recompRatio = 1; })), accept);
-add("cb-recomp-ratio-and-check-layer", "two violations, reported in rule order (rules 2 and 3)",
-  request("CREATE", cbWith((s) => { s.blend.recompRatio = 1.5; s.blend.checkLayer = -1; })),
-  reject(many("CacheBlendEngine", "cb", [
-    "spec.blend.checkLayer: Invalid value: -1: must be >= 0",
-    "spec.blend.recompRatio: Invalid value: 1.5: must be in (0.0, 1.0]",
-  ])));
-add("cb-cudagraph-full", "CacheBlend cudagraph outside the enum (rule 13)",
-  request("CREATE", cbWith((s) => { s.injection.cudagraph = "full"; })),
-  reject(CB('spec.injection.cudagraph: Unsupported value: "full": supported values: "eager", "piecewise", "full_decode_only"')));
-add("cb-cudagraph-full-decode-only", "CacheBlend cudagraph full_decode_only is accepted",
-  request("CREATE", cbWith((s) => { s.injection.cudagraph = "full_decode_only"; })), accept);
-add("lm-pull-policy-sometimes", "LMCache pullPolicy outside the enum (rule 9)",
-  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p", tag: "v1", pullPolicy: "Sometimes" } })),
-  reject(LM('spec.injection.payloadImage.pullPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "IfNotPresent"')));
-add("lm-pull-secret-not-dns1123", "LMCache imagePullSecrets name with upper case and underscore (rule 11)",
+  reject(LM('spec.injection.payloadImage.repository: Invalid value: "reg/p latest": must not contain whitespace')),
+);
+add(
+  "cb-missing-injection",
+  "CacheBlend without spec.injection (rule 4)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      delete s.injection;
+    }),
+  ),
+  reject(CB(`spec.injection: Required value: ${CB_REQ}`)),
+);
+add(
+  "cb-missing-payload-image",
+  "CacheBlend injection without payloadImage (rule 5)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.injection = { cudagraph: "eager" };
+    }),
+  ),
+  reject(CB(`spec.injection.payloadImage: Required value: ${CB_REQ}`)),
+);
+add(
+  "cb-chunk-size-128",
+  "CacheBlend server.chunkSize 128 (rule 1)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.server.chunkSize = 128;
+    }),
+  ),
+  reject(CB("spec.server.chunkSize: Invalid value: 128: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)")),
+);
+add(
+  "cb-recomp-ratio-zero",
+  "CacheBlend blend.recompRatio 0 is outside (0, 1] (rule 3)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.blend.recompRatio = 0;
+    }),
+  ),
+  reject(CB("spec.blend.recompRatio: Invalid value: 0: must be in (0.0, 1.0]")),
+);
+add(
+  "cb-recomp-ratio-one",
+  "CacheBlend blend.recompRatio 1 is the closed upper bound",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.blend.recompRatio = 1;
+    }),
+  ),
+  accept,
+);
+add(
+  "cb-recomp-ratio-and-check-layer",
+  "two violations, reported in rule order (rules 2 and 3)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.blend.recompRatio = 1.5;
+      s.blend.checkLayer = -1;
+    }),
+  ),
+  reject(
+    many("CacheBlendEngine", "cb", [
+      "spec.blend.checkLayer: Invalid value: -1: must be >= 0",
+      "spec.blend.recompRatio: Invalid value: 1.5: must be in (0.0, 1.0]",
+    ]),
+  ),
+);
+add(
+  "cb-cudagraph-full",
+  "CacheBlend cudagraph outside the enum (rule 13)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.injection.cudagraph = "full";
+    }),
+  ),
+  reject(
+    CB(
+      'spec.injection.cudagraph: Unsupported value: "full": supported values: "eager", "piecewise", "full_decode_only"',
+    ),
+  ),
+);
+add(
+  "cb-cudagraph-full-decode-only",
+  "CacheBlend cudagraph full_decode_only is accepted",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.injection.cudagraph = "full_decode_only";
+    }),
+  ),
+  accept,
+);
+add(
+  "lm-pull-policy-sometimes",
+  "LMCache pullPolicy outside the enum (rule 9)",
+  request(
+    "CREATE",
+    withInjection(lmBase(), { payloadImage: { repository: "reg/p", tag: "v1", pullPolicy: "Sometimes" } }),
+  ),
+  reject(
+    LM(
+      'spec.injection.payloadImage.pullPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "IfNotPresent"',
+    ),
+  ),
+);
+add(
+  "lm-pull-secret-not-dns1123",
+  "LMCache imagePullSecrets name with upper case and underscore (rule 11)",
   request("CREATE", withInjection(lmBase(), { imagePullSecrets: [{ name: "Payload_Pull" }] })),
-  reject(LM(`spec.injection.imagePullSecrets[0].name: Invalid value: "Payload_Pull": ${SUBDOMAIN}`)));
-add("lm-pull-secret-empty-name", "LMCache imagePullSecrets name \"\" (rule 10)",
+  reject(LM(`spec.injection.imagePullSecrets[0].name: Invalid value: "Payload_Pull": ${SUBDOMAIN}`)),
+);
+add(
+  "lm-pull-secret-empty-name",
+  'LMCache imagePullSecrets name "" (rule 10)',
   request("CREATE", withInjection(lmBase(), { imagePullSecrets: [{ name: "" }] })),
-  reject(LM("spec.injection.imagePullSecrets[0].name: Required value: must be a non-empty Secret name")));
-add("lm-target-container-not-dns1123", "LMCache targetContainer vLLM is not a DNS-1123 label (rule 12)",
+  reject(LM("spec.injection.imagePullSecrets[0].name: Required value: must be a non-empty Secret name")),
+);
+add(
+  "lm-target-container-not-dns1123",
+  "LMCache targetContainer vLLM is not a DNS-1123 label (rule 12)",
   request("CREATE", withInjection(lmBase(), { targetContainer: "vLLM" })),
-  reject(LM(`spec.injection.targetContainer: Invalid value: "vLLM": ${LABEL}`)));
-add("lm-target-container-empty", "LMCache targetContainer \"\" means the first container",
-  request("CREATE", withInjection(lmBase(), { targetContainer: "" })), accept);
-add("lm-target-container-64-chars", "LMCache targetContainer of 64 characters (rule 12, length)",
+  reject(LM(`spec.injection.targetContainer: Invalid value: "vLLM": ${LABEL}`)),
+);
+add(
+  "lm-target-container-empty",
+  'LMCache targetContainer "" means the first container',
+  request("CREATE", withInjection(lmBase(), { targetContainer: "" })),
+  accept,
+);
+add(
+  "lm-target-container-64-chars",
+  "LMCache targetContainer of 64 characters (rule 12, length)",
   request("CREATE", withInjection(lmBase(), { targetContainer: LONG_LABEL })),
-  reject(LM(`spec.injection.targetContainer: Invalid value: "${LONG_LABEL}": must be no more than 63 characters`)));
-add("lm-pull-secrets-without-payload-image", "LMCache imagePullSecrets without payloadImage is accepted",
-  request("CREATE", withInjection(lmBase(), { imagePullSecrets: [{ name: "payload-pull" }] })), accept);
+  reject(LM(`spec.injection.targetContainer: Invalid value: "${LONG_LABEL}": must be no more than 63 characters`)),
+);
+add(
+  "lm-pull-secrets-without-payload-image",
+  "LMCache imagePullSecrets without payloadImage is accepted",
+  request("CREATE", withInjection(lmBase(), { imagePullSecrets: [{ name: "payload-pull" }] })),
+  accept,
+);
 {
   const old = withInjection(lmBase(), { payloadImage: clone(FOOTGUN_IMAGE) });
-  const neu = clone(old); neu.metadata.labels.team = "inference";
-  add("update-preexisting-footgun", "UPDATE keeps a pre-existing default repository, only a label changes",
-    request("UPDATE", neu, old), accept);
+  const neu = clone(old);
+  neu.metadata.labels.team = "inference";
+  add(
+    "update-preexisting-footgun",
+    "UPDATE keeps a pre-existing default repository, only a label changes",
+    request("UPDATE", neu, old),
+    accept,
+  );
 }
 {
   const old = withInjection(lmBase(), { payloadImage: { repository: "reg/p", tag: "v1", pullPolicy: "IfNotPresent" } });
-  const neu = clone(old); neu.spec.injection.payloadImage.repository = "lmcache/vllm-openai";
-  add("update-introduces-footgun", "UPDATE changes repository from reg/p to lmcache/vllm-openai",
+  const neu = clone(old);
+  neu.spec.injection.payloadImage.repository = "lmcache/vllm-openai";
+  add(
+    "update-introduces-footgun",
+    "UPDATE changes repository from reg/p to lmcache/vllm-openai",
     request("UPDATE", neu, old),
-    reject(LM(`spec.injection.payloadImage.repository: Invalid value: "lmcache/vllm-openai": ${FOOTGUN}`)));
+    reject(LM(`spec.injection.payloadImage.repository: Invalid value: "lmcache/vllm-openai": ${FOOTGUN}`)),
+  );
 }
 {
-  const old = cbWith((s) => { s.server.chunkSize = 128; });
-  const neu = cbWith((s) => { s.server.chunkSize = 64; });
-  add("update-chunk-size-changed", "UPDATE changes a bad chunkSize 128 into another bad value 64",
+  const old = cbWith((s) => {
+    s.server.chunkSize = 128;
+  });
+  const neu = cbWith((s) => {
+    s.server.chunkSize = 64;
+  });
+  add(
+    "update-chunk-size-changed",
+    "UPDATE changes a bad chunkSize 128 into another bad value 64",
     request("UPDATE", neu, old),
-    reject(CB("spec.server.chunkSize: Invalid value: 64: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)")));
+    reject(
+      CB("spec.server.chunkSize: Invalid value: 64: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)"),
+    ),
+  );
 }
-add("lm-injection-is-string", "LMCache spec.injection is a string (malformed, never a trap)",
-  request("CREATE", lmWith((s) => { s.injection = "x"; })),
-  reject(LM('spec.injection: Invalid value: "x": must be an object')));
-add("cb-injection-is-string", "CacheBlend spec.injection is a string: type error instead of rules 4/5",
-  request("CREATE", cbWith((s) => { s.injection = "x"; })),
-  reject(CB('spec.injection: Invalid value: "x": must be an object')));
-add("cb-recomp-ratio-string", "CacheBlend blend.recompRatio is the string \"0.5\"",
-  request("CREATE", cbWith((s) => { s.blend.recompRatio = "0.5"; })),
-  reject(CB('spec.blend.recompRatio: Invalid value: "0.5": must be a number')));
-add("other-kind", "a kind this policy does not know (misconfigured rules) is accepted",
-  request("CREATE", { apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "LMCacheCoordinator", metadata: { name: "coord", namespace: "vllm-ns" }, spec: { injection: "x" } }),
-  accept);
-cases.push({ name: "settings-unknown-key", description: "any settings key is unknown", operation: "validate_settings",
-  settings: "settings_unknown-key.json", settingsBody: { strict: true }, expect: { valid: false, message: "strict: unknown field" } });
+add(
+  "lm-injection-is-string",
+  "LMCache spec.injection is a string (malformed, never a trap)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.injection = "x";
+    }),
+  ),
+  reject(LM('spec.injection: Invalid value: "x": must be an object')),
+);
+add(
+  "cb-injection-is-string",
+  "CacheBlend spec.injection is a string: type error instead of rules 4/5",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.injection = "x";
+    }),
+  ),
+  reject(CB('spec.injection: Invalid value: "x": must be an object')),
+);
+add(
+  "cb-recomp-ratio-string",
+  'CacheBlend blend.recompRatio is the string "0.5"',
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.blend.recompRatio = "0.5";
+    }),
+  ),
+  reject(CB('spec.blend.recompRatio: Invalid value: "0.5": must be a number')),
+);
+add(
+  "other-kind",
+  "a kind this policy does not know (misconfigured rules) is accepted",
+  request("CREATE", {
+    apiVersion: "lmcache.lmcache.ai/v1alpha1",
+    kind: "LMCacheCoordinator",
+    metadata: { name: "coord", namespace: "vllm-ns" },
+    spec: { injection: "x" },
+  }),
+  accept,
+);
+cases.push({
+  name: "settings-unknown-key",
+  description: "any settings key is unknown",
+  operation: "validate_settings",
+  settings: "settings_unknown-key.json",
+  settingsBody: { strict: true },
+  expect: { valid: false, message: "strict: unknown field" },
+});
 
 // ---- rule rows and edges ----
-add("cb-chunk-size-256-and-defaults-absent", "CacheBlend with server and blend absent (CRD defaults not applied) is accepted",
-  request("CREATE", cbWith((s) => { delete s.server; delete s.blend; })), accept);
-add("cb-check-layer-zero", "rule 2 boundary: checkLayer 0 is accepted",
-  request("CREATE", cbWith((s) => { s.blend.checkLayer = 0; })), accept);
-add("cb-recomp-ratio-just-above-one", "rule 3: 1.0000001 is above 1",
-  request("CREATE", cbWith((s) => { s.blend.recompRatio = raw("1.0000001"); })),
-  reject(CB("spec.blend.recompRatio: Invalid value: 1.0000001: must be in (0.0, 1.0]")));
-add("cb-repository-absent", "rule 6: CacheBlend payloadImage without repository",
-  request("CREATE", cbWith((s) => { s.injection.payloadImage = { tag: "pinned", pullPolicy: "Always" }; })),
-  reject(CB("spec.injection.payloadImage.repository: Required value: must be a non-empty string")));
-add("lm-repository-with-tab", "rule 8: a control character is whitespace too; value in Go %q form",
+add(
+  "cb-chunk-size-256-and-defaults-absent",
+  "CacheBlend with server and blend absent (CRD defaults not applied) is accepted",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      delete s.server;
+      delete s.blend;
+    }),
+  ),
+  accept,
+);
+add(
+  "cb-check-layer-zero",
+  "rule 2 boundary: checkLayer 0 is accepted",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.blend.checkLayer = 0;
+    }),
+  ),
+  accept,
+);
+add(
+  "cb-recomp-ratio-just-above-one",
+  "rule 3: 1.0000001 is above 1",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.blend.recompRatio = raw("1.0000001");
+    }),
+  ),
+  reject(CB("spec.blend.recompRatio: Invalid value: 1.0000001: must be in (0.0, 1.0]")),
+);
+add(
+  "cb-repository-absent",
+  "rule 6: CacheBlend payloadImage without repository",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.injection.payloadImage = { tag: "pinned", pullPolicy: "Always" };
+    }),
+  ),
+  reject(CB("spec.injection.payloadImage.repository: Required value: must be a non-empty string")),
+);
+add(
+  "lm-repository-with-tab",
+  "rule 8: a control character is whitespace too; value in Go %q form",
   request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p\tv1" } })),
-  reject(LM('spec.injection.payloadImage.repository: Invalid value: "reg/p\\tv1": must not contain whitespace')));
-add("lm-repository-leading-space", "rule 8: surrounding whitespace is rejected (not trimmed)",
+  reject(LM('spec.injection.payloadImage.repository: Invalid value: "reg/p\\tv1": must not contain whitespace')),
+);
+add(
+  "lm-repository-leading-space",
+  "rule 8: surrounding whitespace is rejected (not trimmed)",
   request("CREATE", withInjection(lmBase(), { payloadImage: { repository: " reg/p" } })),
-  reject(LM('spec.injection.payloadImage.repository: Invalid value: " reg/p": must not contain whitespace')));
-add("lm-tag-with-whitespace", "rule 8b (decision): a tag with whitespace is rejected, since the injectors would skip it as payload-image-invalid",
+  reject(LM('spec.injection.payloadImage.repository: Invalid value: " reg/p": must not contain whitespace')),
+);
+add(
+  "lm-tag-with-whitespace",
+  "rule 8b (decision): a tag with whitespace is rejected, since the injectors would skip it as payload-image-invalid",
   request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p", tag: "v1 latest" } })),
-  reject(LM('spec.injection.payloadImage.tag: Invalid value: "v1 latest": must not contain whitespace')));
-add("lm-footgun-with-digest-tag", "rule 7 is exact: lmcache/vllm-openai@sha256:… is some other image reference",
-  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "lmcache/vllm-openai@sha256:abc" } })), accept);
-add("cb-pull-policy-sometimes", "rule 9 on CacheBlend",
-  request("CREATE", cbWith((s) => { s.injection.payloadImage.pullPolicy = "Sometimes"; })),
-  reject(CB('spec.injection.payloadImage.pullPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "IfNotPresent"')));
-add("lm-pull-policy-empty", "rule 9: an empty pullPolicy is present and outside the enum",
+  reject(LM('spec.injection.payloadImage.tag: Invalid value: "v1 latest": must not contain whitespace')),
+);
+add(
+  "lm-footgun-with-digest-tag",
+  "rule 7 is exact: lmcache/vllm-openai@sha256:… is some other image reference",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "lmcache/vllm-openai@sha256:abc" } })),
+  accept,
+);
+add(
+  "cb-pull-policy-sometimes",
+  "rule 9 on CacheBlend",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.injection.payloadImage.pullPolicy = "Sometimes";
+    }),
+  ),
+  reject(
+    CB(
+      'spec.injection.payloadImage.pullPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "IfNotPresent"',
+    ),
+  ),
+);
+add(
+  "lm-pull-policy-empty",
+  "rule 9: an empty pullPolicy is present and outside the enum",
   request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p", pullPolicy: "" } })),
-  reject(LM('spec.injection.payloadImage.pullPolicy: Unsupported value: "": supported values: "Always", "Never", "IfNotPresent"')));
-add("lm-pull-secret-name-absent", "rule 10: imagePullSecrets item without name",
+  reject(
+    LM(
+      'spec.injection.payloadImage.pullPolicy: Unsupported value: "": supported values: "Always", "Never", "IfNotPresent"',
+    ),
+  ),
+);
+add(
+  "lm-pull-secret-name-absent",
+  "rule 10: imagePullSecrets item without name",
   request("CREATE", withInjection(lmBase(), { imagePullSecrets: [{ name: "ok" }, {}] })),
-  reject(LM("spec.injection.imagePullSecrets[1].name: Required value: must be a non-empty Secret name")));
-add("lm-pull-secret-too-long-and-bad", "rule 11: one violation per DNS-1123 message (length, then pattern)",
+  reject(LM("spec.injection.imagePullSecrets[1].name: Required value: must be a non-empty Secret name")),
+);
+add(
+  "lm-pull-secret-too-long-and-bad",
+  "rule 11: one violation per DNS-1123 message (length, then pattern)",
   request("CREATE", withInjection(lmBase(), { imagePullSecrets: [{ name: LONG_BAD_SUBDOMAIN }] })),
-  reject(many("LMCacheEngine", "lm", [
-    `spec.injection.imagePullSecrets[0].name: Invalid value: "${LONG_BAD_SUBDOMAIN}": must be no more than 253 characters`,
-    `spec.injection.imagePullSecrets[0].name: Invalid value: "${LONG_BAD_SUBDOMAIN}": ${SUBDOMAIN}`,
-  ])));
-add("cb-target-container-not-dns1123", "rule 12 on CacheBlend",
-  request("CREATE", cbWith((s) => { s.injection.targetContainer = "vllm_main"; })),
-  reject(CB(`spec.injection.targetContainer: Invalid value: "vllm_main": ${LABEL}`)));
-add("lm-cudagraph-not-checked", "rule 13 is CacheBlend only: LMCacheEngine has no cudagraph field",
-  request("CREATE", withInjection(lmBase(), { cudagraph: "full", payloadImage: { repository: "reg/p" } })), accept);
-add("lm-server-blend-not-checked", "rules 1–3 are CacheBlend only",
-  request("CREATE", lmWith((s) => { s.server = { chunkSize: 128, port: 8000 }; s.blend = { recompRatio: 7 }; })), accept);
-add("cb-unchecked-fields", "fields outside the checked table are not checked (engine image secrets, E2-era injection fields)",
-  request("CREATE", cbWith((s) => {
-    s.l1 = { sizeGB: -3 }; s.eviction = { policy: "??" }; s.server.port = 99999; s.l2Backend = { type: "Nope" };
-    s.imagePullSecrets = [{ name: "Not_A_Secret" }]; s.injection.blockSize = "x"; s.injection.attentionBackend = 7;
-    s.injection.env = "y"; s.blend.partialBucket = [];
-  })), accept);
-add("cb-all-rules", "every rule row that can fire together, in evaluation order",
-  request("CREATE", cbWith((s) => {
-    s.server.chunkSize = 512; s.blend.checkLayer = -2; s.blend.recompRatio = 2;
-    s.injection.payloadImage = { repository: "lmcache/vllm-openai", tag: "latest", pullPolicy: "Sometimes" };
-    s.injection.imagePullSecrets = [{ name: "" }, { name: "Bad" }];
-    s.injection.targetContainer = "-vllm"; s.injection.cudagraph = "graph";
-  })),
-  reject(many("CacheBlendEngine", "cb", [
-    "spec.server.chunkSize: Invalid value: 512: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)",
-    "spec.blend.checkLayer: Invalid value: -2: must be >= 0",
-    "spec.blend.recompRatio: Invalid value: 2: must be in (0.0, 1.0]",
-    `spec.injection.payloadImage.repository: Invalid value: "lmcache/vllm-openai": ${FOOTGUN}`,
-    'spec.injection.payloadImage.pullPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "IfNotPresent"',
-    "spec.injection.imagePullSecrets[0].name: Required value: must be a non-empty Secret name",
-    `spec.injection.imagePullSecrets[1].name: Invalid value: "Bad": ${SUBDOMAIN}`,
-    `spec.injection.targetContainer: Invalid value: "-vllm": ${LABEL}`,
-    'spec.injection.cudagraph: Unsupported value: "graph": supported values: "eager", "piecewise", "full_decode_only"',
-  ])));
-add("cb-spec-absent", "CacheBlend without spec: injection is required",
-  request("CREATE", { apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "CacheBlendEngine", metadata: { name: "cb", namespace: "vllm-ns" } }),
-  reject(CB(`spec.injection: Required value: ${CB_REQ}`)));
-add("cb-injection-null", "null is absent: CacheBlend injection null is Required (rule 4)",
-  request("CREATE", cbWith((s) => { s.injection = null; })),
-  reject(CB(`spec.injection: Required value: ${CB_REQ}`)));
-add("lm-payload-image-null", "null is absent: LMCache payloadImage null means no staging",
-  request("CREATE", withInjection(lmBase(), { payloadImage: null, targetContainer: "vllm" })), accept);
-add("delete", "DELETE (not in the rules) is accepted",
-  request("DELETE", undefined, withInjection(lmBase(), { payloadImage: clone(FOOTGUN_IMAGE) })), accept);
+  reject(
+    many("LMCacheEngine", "lm", [
+      `spec.injection.imagePullSecrets[0].name: Invalid value: "${LONG_BAD_SUBDOMAIN}": must be no more than 253 characters`,
+      `spec.injection.imagePullSecrets[0].name: Invalid value: "${LONG_BAD_SUBDOMAIN}": ${SUBDOMAIN}`,
+    ]),
+  ),
+);
+add(
+  "cb-target-container-not-dns1123",
+  "rule 12 on CacheBlend",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.injection.targetContainer = "vllm_main";
+    }),
+  ),
+  reject(CB(`spec.injection.targetContainer: Invalid value: "vllm_main": ${LABEL}`)),
+);
+add(
+  "lm-cudagraph-not-checked",
+  "rule 13 is CacheBlend only: LMCacheEngine has no cudagraph field",
+  request("CREATE", withInjection(lmBase(), { cudagraph: "full", payloadImage: { repository: "reg/p" } })),
+  accept,
+);
+add(
+  "lm-server-blend-not-checked",
+  "rules 1–3 are CacheBlend only",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.server = { chunkSize: 128, port: 8000 };
+      s.blend = { recompRatio: 7 };
+    }),
+  ),
+  accept,
+);
+add(
+  "cb-unchecked-fields",
+  "fields outside the checked table are not checked (engine image secrets, E2-era injection fields)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.l1 = { sizeGB: -3 };
+      s.eviction = { policy: "??" };
+      s.server.port = 99999;
+      s.l2Backend = { type: "Nope" };
+      s.imagePullSecrets = [{ name: "Not_A_Secret" }];
+      s.injection.blockSize = "x";
+      s.injection.attentionBackend = 7;
+      s.injection.env = "y";
+      s.blend.partialBucket = [];
+    }),
+  ),
+  accept,
+);
+add(
+  "cb-all-rules",
+  "every rule row that can fire together, in evaluation order",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.server.chunkSize = 512;
+      s.blend.checkLayer = -2;
+      s.blend.recompRatio = 2;
+      s.injection.payloadImage = { repository: "lmcache/vllm-openai", tag: "latest", pullPolicy: "Sometimes" };
+      s.injection.imagePullSecrets = [{ name: "" }, { name: "Bad" }];
+      s.injection.targetContainer = "-vllm";
+      s.injection.cudagraph = "graph";
+    }),
+  ),
+  reject(
+    many("CacheBlendEngine", "cb", [
+      "spec.server.chunkSize: Invalid value: 512: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)",
+      "spec.blend.checkLayer: Invalid value: -2: must be >= 0",
+      "spec.blend.recompRatio: Invalid value: 2: must be in (0.0, 1.0]",
+      `spec.injection.payloadImage.repository: Invalid value: "lmcache/vllm-openai": ${FOOTGUN}`,
+      'spec.injection.payloadImage.pullPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "IfNotPresent"',
+      "spec.injection.imagePullSecrets[0].name: Required value: must be a non-empty Secret name",
+      `spec.injection.imagePullSecrets[1].name: Invalid value: "Bad": ${SUBDOMAIN}`,
+      `spec.injection.targetContainer: Invalid value: "-vllm": ${LABEL}`,
+      'spec.injection.cudagraph: Unsupported value: "graph": supported values: "eager", "piecewise", "full_decode_only"',
+    ]),
+  ),
+);
+add(
+  "cb-spec-absent",
+  "CacheBlend without spec: injection is required",
+  request("CREATE", {
+    apiVersion: "lmcache.lmcache.ai/v1alpha1",
+    kind: "CacheBlendEngine",
+    metadata: { name: "cb", namespace: "vllm-ns" },
+  }),
+  reject(CB(`spec.injection: Required value: ${CB_REQ}`)),
+);
+add(
+  "cb-injection-null",
+  "null is absent: CacheBlend injection null is Required (rule 4)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.injection = null;
+    }),
+  ),
+  reject(CB(`spec.injection: Required value: ${CB_REQ}`)),
+);
+add(
+  "lm-payload-image-null",
+  "null is absent: LMCache payloadImage null means no staging",
+  request("CREATE", withInjection(lmBase(), { payloadImage: null, targetContainer: "vllm" })),
+  accept,
+);
+add(
+  "delete",
+  "DELETE (not in the rules) is accepted",
+  request("DELETE", undefined, withInjection(lmBase(), { payloadImage: clone(FOOTGUN_IMAGE) })),
+  accept,
+);
 {
-  const neu = cbWith((s) => { s.server.chunkSize = 128; });
-  add("update-without-old-object", "UPDATE whose oldObject is missing: every violation counts as introduced",
+  const neu = cbWith((s) => {
+    s.server.chunkSize = 128;
+  });
+  add(
+    "update-without-old-object",
+    "UPDATE whose oldObject is missing: every violation counts as introduced",
     request("UPDATE", neu, undefined),
-    reject(CB("spec.server.chunkSize: Invalid value: 128: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)")));
+    reject(
+      CB("spec.server.chunkSize: Invalid value: 128: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)"),
+    ),
+  );
 }
 {
-  const old = cbWith((s) => { s.server.chunkSize = 128; });
-  const neu = cbWith((s) => { s.server.chunkSize = 128; s.injection.cudagraph = "full"; });
-  add("update-keeps-old-adds-new", "UPDATE rejects only the introduced violation, not the pre-existing chunkSize",
+  const old = cbWith((s) => {
+    s.server.chunkSize = 128;
+  });
+  const neu = cbWith((s) => {
+    s.server.chunkSize = 128;
+    s.injection.cudagraph = "full";
+  });
+  add(
+    "update-keeps-old-adds-new",
+    "UPDATE rejects only the introduced violation, not the pre-existing chunkSize",
     request("UPDATE", neu, old),
-    reject(CB('spec.injection.cudagraph: Unsupported value: "full": supported values: "eager", "piecewise", "full_decode_only"')));
+    reject(
+      CB(
+        'spec.injection.cudagraph: Unsupported value: "full": supported values: "eager", "piecewise", "full_decode_only"',
+      ),
+    ),
+  );
 }
 {
-  const old = cbWith((s) => { s.blend.recompRatio = 0; });
-  add("update-fixes-violation", "UPDATE that repairs a violation is accepted",
-    request("UPDATE", cbBase(), old), accept);
+  const old = cbWith((s) => {
+    s.blend.recompRatio = 0;
+  });
+  add(
+    "update-fixes-violation",
+    "UPDATE that repairs a violation is accepted",
+    request("UPDATE", cbBase(), old),
+    accept,
+  );
 }
 // ---- malformed input (V3): wrong JSON types on checked paths never trap ----
-add("lm-spec-is-array", "spec is an array",
-  request("CREATE", { apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "LMCacheEngine", metadata: { name: "lm", namespace: "vllm-ns" }, spec: ["x", 1] }),
-  reject(LM('spec: Invalid value: ["x",1]: must be an object')));
-add("cb-spec-is-array", "CacheBlend spec is an array: one violation, the rules that need spec are skipped",
-  request("CREATE", { apiVersion: "lmcache.lmcache.ai/v1alpha1", kind: "CacheBlendEngine", metadata: { name: "cb", namespace: "vllm-ns" }, spec: [] }),
-  reject(CB("spec: Invalid value: []: must be an object")));
-add("cb-chunk-size-string", "chunkSize as a string",
-  request("CREATE", cbWith((s) => { s.server.chunkSize = "256"; })),
-  reject(CB('spec.server.chunkSize: Invalid value: "256": must be an integer')));
-add("cb-chunk-size-fraction", "chunkSize with a fraction is not an integer",
-  request("CREATE", cbWith((s) => { s.server.chunkSize = 256.5; })),
-  reject(CB("spec.server.chunkSize: Invalid value: 256.5: must be an integer")));
+add(
+  "lm-spec-is-array",
+  "spec is an array",
+  request("CREATE", {
+    apiVersion: "lmcache.lmcache.ai/v1alpha1",
+    kind: "LMCacheEngine",
+    metadata: { name: "lm", namespace: "vllm-ns" },
+    spec: ["x", 1],
+  }),
+  reject(LM('spec: Invalid value: ["x",1]: must be an object')),
+);
+add(
+  "cb-spec-is-array",
+  "CacheBlend spec is an array: one violation, the rules that need spec are skipped",
+  request("CREATE", {
+    apiVersion: "lmcache.lmcache.ai/v1alpha1",
+    kind: "CacheBlendEngine",
+    metadata: { name: "cb", namespace: "vllm-ns" },
+    spec: [],
+  }),
+  reject(CB("spec: Invalid value: []: must be an object")),
+);
+add(
+  "cb-chunk-size-string",
+  "chunkSize as a string",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.server.chunkSize = "256";
+    }),
+  ),
+  reject(CB('spec.server.chunkSize: Invalid value: "256": must be an integer')),
+);
+add(
+  "cb-chunk-size-fraction",
+  "chunkSize with a fraction is not an integer",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.server.chunkSize = 256.5;
+    }),
+  ),
+  reject(CB("spec.server.chunkSize: Invalid value: 256.5: must be an integer")),
+);
 // an integral number written as a float or with an exponent is that integer (#malformed-input; the API server
 // admits it for a schema `integer`), and reaches the policy with its spelling (tools/host/README.md)
-add("cb-chunk-size-float-form", "chunkSize 256.0 is the integer 256",
-  request("CREATE", cbWith((s) => { s.server.chunkSize = raw("256.0"); })), accept);
-add("cb-chunk-size-exponent-form", "chunkSize 2.56e2 is the integer 256",
-  request("CREATE", cbWith((s) => { s.server.chunkSize = raw("2.56e2"); })), accept);
-add("cb-chunk-size-128-float-form", "chunkSize 128.0 is the integer 128 (rule 1, value shown as written)",
-  request("CREATE", cbWith((s) => { s.server.chunkSize = raw("128.0"); })),
-  reject(CB("spec.server.chunkSize: Invalid value: 128.0: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)")));
-add("cb-chunk-size-beyond-int32", "chunkSize outside int32 (would wrap to 256 if truncated)",
-  request("CREATE", cbWith((s) => { s.server.chunkSize = 4294967552; })),
-  reject(CB("spec.server.chunkSize: Invalid value: 4294967552: must be a 32-bit integer")));
-add("cb-server-is-string", "spec.server of the wrong type",
-  request("CREATE", cbWith((s) => { s.server = "256"; })),
-  reject(CB('spec.server: Invalid value: "256": must be an object')));
-add("cb-blend-is-list", "spec.blend of the wrong type is reported once although two rules read it",
-  request("CREATE", cbWith((s) => { s.blend = [1]; })),
-  reject(CB("spec.blend: Invalid value: [1]: must be an object")));
-add("cb-check-layer-bool", "checkLayer as a boolean",
-  request("CREATE", cbWith((s) => { s.blend.checkLayer = true; })),
-  reject(CB("spec.blend.checkLayer: Invalid value: true: must be an integer")));
-add("cb-payload-image-is-string", "payloadImage as a string: type error instead of rule 5",
-  request("CREATE", cbWith((s) => { s.injection.payloadImage = "reg/cb-payload:pinned"; })),
-  reject(CB('spec.injection.payloadImage: Invalid value: "reg/cb-payload:pinned": must be an object')));
-add("lm-image-fields-wrong-types", "repository, tag and pullPolicy of wrong types, in field order",
-  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: 42, tag: 1.5, pullPolicy: { always: true } } })),
-  reject(many("LMCacheEngine", "lm", [
-    "spec.injection.payloadImage.repository: Invalid value: 42: must be a string",
-    "spec.injection.payloadImage.tag: Invalid value: 1.5: must be a string",
-    'spec.injection.payloadImage.pullPolicy: Invalid value: {"always":true}: must be a string',
-  ])));
-add("lm-pull-secrets-wrong-types", "imagePullSecrets not a list / items not objects / name not a string",
+add(
+  "cb-chunk-size-float-form",
+  "chunkSize 256.0 is the integer 256",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.server.chunkSize = raw("256.0");
+    }),
+  ),
+  accept,
+);
+add(
+  "cb-chunk-size-exponent-form",
+  "chunkSize 2.56e2 is the integer 256",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.server.chunkSize = raw("2.56e2");
+    }),
+  ),
+  accept,
+);
+add(
+  "cb-chunk-size-128-float-form",
+  "chunkSize 128.0 is the integer 128 (rule 1, value shown as written)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.server.chunkSize = raw("128.0");
+    }),
+  ),
+  reject(
+    CB("spec.server.chunkSize: Invalid value: 128.0: must be 256 for CacheBlend (chunk_size == block_size 64 * 4)"),
+  ),
+);
+add(
+  "cb-chunk-size-beyond-int32",
+  "chunkSize outside int32 (would wrap to 256 if truncated)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.server.chunkSize = 4294967552;
+    }),
+  ),
+  reject(CB("spec.server.chunkSize: Invalid value: 4294967552: must be a 32-bit integer")),
+);
+add(
+  "cb-server-is-string",
+  "spec.server of the wrong type",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.server = "256";
+    }),
+  ),
+  reject(CB('spec.server: Invalid value: "256": must be an object')),
+);
+add(
+  "cb-blend-is-list",
+  "spec.blend of the wrong type is reported once although two rules read it",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.blend = [1];
+    }),
+  ),
+  reject(CB("spec.blend: Invalid value: [1]: must be an object")),
+);
+add(
+  "cb-check-layer-bool",
+  "checkLayer as a boolean",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.blend.checkLayer = true;
+    }),
+  ),
+  reject(CB("spec.blend.checkLayer: Invalid value: true: must be an integer")),
+);
+add(
+  "cb-payload-image-is-string",
+  "payloadImage as a string: type error instead of rule 5",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.injection.payloadImage = "reg/cb-payload:pinned";
+    }),
+  ),
+  reject(CB('spec.injection.payloadImage: Invalid value: "reg/cb-payload:pinned": must be an object')),
+);
+add(
+  "lm-image-fields-wrong-types",
+  "repository, tag and pullPolicy of wrong types, in field order",
+  request(
+    "CREATE",
+    withInjection(lmBase(), { payloadImage: { repository: 42, tag: 1.5, pullPolicy: { always: true } } }),
+  ),
+  reject(
+    many("LMCacheEngine", "lm", [
+      "spec.injection.payloadImage.repository: Invalid value: 42: must be a string",
+      "spec.injection.payloadImage.tag: Invalid value: 1.5: must be a string",
+      'spec.injection.payloadImage.pullPolicy: Invalid value: {"always":true}: must be a string',
+    ]),
+  ),
+);
+add(
+  "lm-pull-secrets-wrong-types",
+  "imagePullSecrets not a list / items not objects / name not a string",
   request("CREATE", withInjection(lmBase(), { imagePullSecrets: ["payload-pull", { name: 5 }, null] })),
-  reject(many("LMCacheEngine", "lm", [
-    'spec.injection.imagePullSecrets[0]: Invalid value: "payload-pull": must be an object',
-    "spec.injection.imagePullSecrets[1].name: Invalid value: 5: must be a string",
-    "spec.injection.imagePullSecrets[2].name: Required value: must be a non-empty Secret name",
-  ])));
-add("lm-pull-secrets-not-a-list", "imagePullSecrets as an object",
+  reject(
+    many("LMCacheEngine", "lm", [
+      'spec.injection.imagePullSecrets[0]: Invalid value: "payload-pull": must be an object',
+      "spec.injection.imagePullSecrets[1].name: Invalid value: 5: must be a string",
+      "spec.injection.imagePullSecrets[2].name: Required value: must be a non-empty Secret name",
+    ]),
+  ),
+);
+add(
+  "lm-pull-secrets-not-a-list",
+  "imagePullSecrets as an object",
   request("CREATE", withInjection(lmBase(), { imagePullSecrets: { name: "payload-pull" } })),
-  reject(LM('spec.injection.imagePullSecrets: Invalid value: {"name":"payload-pull"}: must be a list')));
-add("cb-target-container-and-cudagraph-wrong-types", "targetContainer and cudagraph of wrong types",
-  request("CREATE", cbWith((s) => { s.injection.targetContainer = false; s.injection.cudagraph = 3; })),
-  reject(many("CacheBlendEngine", "cb", [
-    "spec.injection.targetContainer: Invalid value: false: must be a string",
-    "spec.injection.cudagraph: Invalid value: 3: must be a string",
-  ])));
-add("lm-object-not-an-object", "the object itself is not a JSON object",
-  (() => { const r = request("CREATE", lmBase()); r.object = "lm"; return r; })(),
-  reject('LMCacheEngine.lmcache.lmcache.ai "" is invalid: object: Invalid value: "string": must be a LMCacheEngine object'));
-add("cb-create-without-object", "a CREATE without object is rejected naming the missing object",
-  (() => { const r = request("CREATE", cbBase()); delete r.object; return r; })(),
-  reject('CacheBlendEngine.lmcache.lmcache.ai "" is invalid: object: Invalid value: "null": must be a CacheBlendEngine object'));
-cases.push({ name: "settings-empty", description: "empty settings are valid", operation: "validate_settings",
-  settings: "settings_empty.json", settingsBody: {}, expect: { valid: true } });
+  reject(LM('spec.injection.imagePullSecrets: Invalid value: {"name":"payload-pull"}: must be a list')),
+);
+add(
+  "cb-target-container-and-cudagraph-wrong-types",
+  "targetContainer and cudagraph of wrong types",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.injection.targetContainer = false;
+      s.injection.cudagraph = 3;
+    }),
+  ),
+  reject(
+    many("CacheBlendEngine", "cb", [
+      "spec.injection.targetContainer: Invalid value: false: must be a string",
+      "spec.injection.cudagraph: Invalid value: 3: must be a string",
+    ]),
+  ),
+);
+add(
+  "lm-object-not-an-object",
+  "the object itself is not a JSON object",
+  (() => {
+    const r = request("CREATE", lmBase());
+    r.object = "lm";
+    return r;
+  })(),
+  reject(
+    'LMCacheEngine.lmcache.lmcache.ai "" is invalid: object: Invalid value: "string": must be a LMCacheEngine object',
+  ),
+);
+add(
+  "cb-create-without-object",
+  "a CREATE without object is rejected naming the missing object",
+  (() => {
+    const r = request("CREATE", cbBase());
+    delete r.object;
+    return r;
+  })(),
+  reject(
+    'CacheBlendEngine.lmcache.lmcache.ai "" is invalid: object: Invalid value: "null": must be a CacheBlendEngine object',
+  ),
+);
+cases.push({
+  name: "settings-empty",
+  description: "empty settings are valid",
+  operation: "validate_settings",
+  settings: "settings_empty.json",
+  settingsBody: {},
+  expect: { valid: true },
+});
 
 // which anchors of docs/policies/cacheengine-validator.md each case covers
 const COVERS: Record<string, string> = {
@@ -403,7 +928,7 @@ const COVERS: Record<string, string> = {
   "cb-spec-absent": "#rule-4",
   "cb-injection-null": "#rule-4",
   "lm-payload-image-null": "#rule-6, #rule-7, #rule-8, #rule-9",
-  "delete": "#kinds",
+  delete: "#kinds",
   "update-without-old-object": "#update",
   "update-keeps-old-adds-new": "#update",
   "update-fixes-violation": "#update",
@@ -427,7 +952,9 @@ const COVERS: Record<string, string> = {
   "cb-create-without-object": "#malformed-input",
   "settings-empty": "#settings",
 };
-for (const c of cases) { if (COVERS[c.name]) c.covers = [COVERS[c.name]]; }
+for (const c of cases) {
+  if (COVERS[c.name]) c.covers = [COVERS[c.name]];
+}
 const missingCovers = cases.filter((c) => !COVERS[c.name]).map((c) => c.name);
 if (missingCovers.length) throw new Error(`no covers: ${missingCovers.join(", ")}`);
 // ---- write ----
@@ -451,8 +978,13 @@ for (const c of cases) {
   else entry.expect = c.expect;
   index.push(entry);
 }
-const names = new Set<string>(); for (const c of index) { if (names.has(c.name)) throw new Error("dup " + c.name); names.add(c.name); }
-const header = "# cacheengine-validator e2e cases (format: docs/test-data.md). `covers` names the rows of\n" +
+const names = new Set<string>();
+for (const c of index) {
+  if (names.has(c.name)) throw new Error("dup " + c.name);
+  names.add(c.name);
+}
+const header =
+  "# cacheengine-validator e2e cases (format: docs/test-data.md). `covers` names the rows of\n" +
   "# docs/policies/cacheengine-validator.md: #rule-N, #update, #malformed-input and so on.\n" +
   "# Numbers reach the policy as written (256.0, 2.56e2), as policy-server delivers them; 1e400 cannot\n" +
   "# be delivered at all (serde_json rejects it), so it is unit-tested in assembly/__tests__/rules.spec.ts.\n";

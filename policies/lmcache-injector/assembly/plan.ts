@@ -6,20 +6,56 @@
 import { DecodedRequest, KubernetesLookups, ValidationRequest } from "../../../assembly/kubewarden/index";
 import { JsonValue } from "../../../assembly/json/index";
 import {
-  checkAnnotations, checkContainerFields, checkPodLists, annotationEquals, annotationOrEmpty, containerArgs, containerAt, containerPath, hasFlag, Plan,
+  checkAnnotations,
+  checkContainerFields,
+  checkPodLists,
+  annotationEquals,
+  annotationOrEmpty,
+  containerArgs,
+  containerAt,
+  containerPath,
+  hasFlag,
+  Plan,
 } from "../../../assembly/k8s/index";
 import {
-  detailCommandOverride, detailEngineNotInline, detailInvalidEngineReference, detailInvalidPullSecret,
-  detailInvalidRequest, EngineKeys, INJECTED_VALUE, KV_TRANSFER_CONFIG_FLAG, lmcacheKeys, PYTHONHASHSEED_ENV,
-  PYTHONHASHSEED_VALUE, REASON_COMMAND_OVERRIDE, REASON_CONNECTION_CONFIG_MISSING, REASON_ENGINE_NOT_FOUND,
-  REASON_INVALID_CONNECTION_CONFIG, REASON_INVALID_ENGINE_REFERENCE, REASON_INVALID_IMAGE_PULL_SECRETS,
-  REASON_INVALID_REQUEST, REASON_KV_TRANSFER_CONFIG_PRESENT, REASON_LOOKUP_DENIED, REASON_LOOKUP_FAILED,
-  REASON_PAYLOAD_IMAGE_INVALID, REASON_TARGET_CONTAINER_NOT_FOUND,
+  detailCommandOverride,
+  detailEngineNotInline,
+  detailInvalidEngineReference,
+  detailInvalidPullSecret,
+  detailInvalidRequest,
+  EngineKeys,
+  INJECTED_VALUE,
+  KV_TRANSFER_CONFIG_FLAG,
+  lmcacheKeys,
+  PYTHONHASHSEED_ENV,
+  PYTHONHASHSEED_VALUE,
+  REASON_COMMAND_OVERRIDE,
+  REASON_CONNECTION_CONFIG_MISSING,
+  REASON_ENGINE_NOT_FOUND,
+  REASON_INVALID_CONNECTION_CONFIG,
+  REASON_INVALID_ENGINE_REFERENCE,
+  REASON_INVALID_IMAGE_PULL_SECRETS,
+  REASON_INVALID_REQUEST,
+  REASON_KV_TRANSFER_CONFIG_PRESENT,
+  REASON_LOOKUP_DENIED,
+  REASON_LOOKUP_FAILED,
+  REASON_PAYLOAD_IMAGE_INVALID,
+  REASON_TARGET_CONTAINER_NOT_FOUND,
 } from "../../../assembly/keys/index";
 import {
-  addStagingEdits, checkConnectionText, decidePayload, EngineInjection, EngineStep, findInlineEngine,
-  lookupConnectionConfigMap, lookupEngineCr, lookupsEnabled, PayloadOutcome, resolveInjectedPullSecrets,
-  resolveTargetContainer, TargetOutcome,
+  addStagingEdits,
+  checkConnectionText,
+  decidePayload,
+  EngineInjection,
+  EngineStep,
+  findInlineEngine,
+  lookupConnectionConfigMap,
+  lookupEngineCr,
+  lookupsEnabled,
+  PayloadOutcome,
+  resolveInjectedPullSecrets,
+  resolveTargetContainer,
+  TargetOutcome,
 } from "../../../assembly/lmcache/index";
 import { isDns1123Subdomain } from "../../../assembly/validate/dns";
 import { trimGoSpace } from "../../../assembly/validate/chars";
@@ -59,8 +95,12 @@ export class Decision {
     return d;
   }
 
-  get isSkip(): bool { return this.kind == DecisionKind.Skip; }
-  get isWire(): bool { return this.kind == DecisionKind.Wire; }
+  get isSkip(): bool {
+    return this.kind == DecisionKind.Skip;
+  }
+  get isWire(): bool {
+    return this.kind == DecisionKind.Wire;
+  }
 }
 
 function invalidRequest(what: string): Decision {
@@ -76,7 +116,10 @@ function lookupSkip(step: EngineStep, detail: string): Decision {
 
 /** The engine as steps 8–11 resolved it. */
 class ResolvedEngine {
-  constructor(public injection: EngineInjection, public kvText: string) {}
+  constructor(
+    public injection: EngineInjection,
+    public kvText: string,
+  ) {}
 }
 
 /** The steps for one decoded `validate` payload. */
@@ -143,7 +186,10 @@ export function planLmcacheInjection(decoded: DecodedRequest, lookups: Kubernete
   // 15. pull secrets, only when staging (D5)
   let secrets: string[] = [];
   if (payload.stages) {
-    const resolvedSecrets = resolveInjectedPullSecrets(injection.imagePullSecrets, annotationText(pod, keys.pullSecretsAnnotation));
+    const resolvedSecrets = resolveInjectedPullSecrets(
+      injection.imagePullSecrets,
+      annotationText(pod, keys.pullSecretsAnnotation),
+    );
     if (!resolvedSecrets.ok) {
       return Decision.skip(REASON_INVALID_IMAGE_PULL_SECRETS, detailInvalidPullSecret(resolvedSecrets.invalidName));
     }
@@ -184,7 +230,10 @@ export function planLmcacheInjection(decoded: DecodedRequest, lookups: Kubernete
 /** Steps 8–11: either the engine (injection + kv text) or the skip that ended the search. */
 class EngineResolution {
   /** `skip` is null exactly when `engine` is set (no unused Decision is built for a found engine) */
-  constructor(public engine: ResolvedEngine | null, public skip: Decision | null) {}
+  constructor(
+    public engine: ResolvedEngine | null,
+    public skip: Decision | null,
+  ) {}
   static found(injection: EngineInjection, kvText: string): EngineResolution {
     return new EngineResolution(new ResolvedEngine(injection, kvText), null);
   }
@@ -194,7 +243,12 @@ class EngineResolution {
 }
 
 function resolveEngine(
-  request: ValidationRequest, lookups: KubernetesLookups, keys: EngineKeys, namespace: string, engine: string, rawEngine: string,
+  request: ValidationRequest,
+  lookups: KubernetesLookups,
+  keys: EngineKeys,
+  namespace: string,
+  engine: string,
+  rawEngine: string,
 ): EngineResolution {
   const settings = request.settings;
   let injection = new EngineInjection();
@@ -229,7 +283,8 @@ function resolveEngine(
 
   // 11. the value must be a JSON object (D3), checked even if the pod brings its own flag
   const checked = checkConnectionText(kvText, namespace, engine);
-  if (checked.step != EngineStep.Ok) return EngineResolution.skipped(Decision.skip(REASON_INVALID_CONNECTION_CONFIG, checked.detail));
+  if (checked.step != EngineStep.Ok)
+    return EngineResolution.skipped(Decision.skip(REASON_INVALID_CONNECTION_CONFIG, checked.detail));
   return EngineResolution.found(injection, kvText);
 }
 

@@ -1,12 +1,23 @@
 // lmcache-injector `validate`: decode → plan → apply through the shared `applyEdits` → response
 // (docs/policies/lmcache-injector.md#responses). Never rejects: every outcome is `accepted: true`.
 import {
-  accept, decodeValidationPayload, DecodedRequest, KubernetesLookups, mutate, ValidationResponse, WapcLookups,
+  accept,
+  decodeValidationPayload,
+  DecodedRequest,
+  KubernetesLookups,
+  mutate,
+  ValidationResponse,
+  WapcLookups,
 } from "../../../assembly/kubewarden/index";
 import { JsonValue } from "../../../assembly/json/index";
 import { applyEdits, checkAnnotations, Edit } from "../../../assembly/k8s/index";
 import {
-  AUDIT_SKIP_REASON_KEY, detailInvalidRequest, kvTransferConfigPresentWarning, lmcacheKeys, REASON_INVALID_REQUEST, skipWarning,
+  AUDIT_SKIP_REASON_KEY,
+  detailInvalidRequest,
+  kvTransferConfigPresentWarning,
+  lmcacheKeys,
+  REASON_INVALID_REQUEST,
+  skipWarning,
 } from "../../../assembly/keys/index";
 import { Decision, DecisionKind, planLmcacheInjection } from "./plan";
 
@@ -35,7 +46,8 @@ export function respond(decoded: DecodedRequest, decision: Decision): Validation
   const applied = applyEdits(pod, decision.plan.edits);
   if (!applied.ok) return skipResponse(pod, REASON_INVALID_REQUEST, detailInvalidRequest(applied.error));
   const response = mutate(pod);
-  if (decision.userHasKV) response.withWarning(kvTransferConfigPresentWarning(lmcacheKeys().policyName, decision.container));
+  if (decision.userHasKV)
+    response.withWarning(kvTransferConfigPresentWarning(lmcacheKeys().policyName, decision.container));
   return response;
 }
 

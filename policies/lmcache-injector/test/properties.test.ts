@@ -16,7 +16,13 @@ import { loadClusterObjects } from "../../../tools/host/cluster";
 import { evaluate, EvaluationResult } from "../../../tools/host/evaluate";
 import { PolicyModule } from "../../../tools/host/guest";
 import { loadReplaySession } from "../../../tools/host/replay";
-import { AdmissionRequest, loadAdmissionRequest, loadSettings, metadataContextAwareResources, readPolicyMetadata } from "../../../tools/host/request";
+import {
+  AdmissionRequest,
+  loadAdmissionRequest,
+  loadSettings,
+  metadataContextAwareResources,
+  readPolicyMetadata,
+} from "../../../tools/host/request";
 import { REALISTIC_POD_KEPT_BYTES } from "./realistic-pod";
 
 const POLICY_DIR = path.resolve(__dirname, "..");
@@ -32,11 +38,17 @@ type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
 
 function loadModule(): PolicyModule {
-  if (!fs.existsSync(MODULE_PATH)) throw new Error(`${MODULE_PATH} is missing: run \`node bin/cachewarden.js build lmcache-injector\` first`);
+  if (!fs.existsSync(MODULE_PATH))
+    throw new Error(`${MODULE_PATH} is missing: run \`node bin/cachewarden.js build lmcache-injector\` first`);
   return PolicyModule.fromFile(MODULE_PATH);
 }
 
-interface Fixture { c: CaseSpec; request: AdmissionRequest; settings: Record<string, unknown>; capabilities: () => HostCapabilitiesConfig }
+interface Fixture {
+  c: CaseSpec;
+  request: AdmissionRequest;
+  settings: Record<string, unknown>;
+  capabilities: () => HostCapabilitiesConfig;
+}
 
 function fixtures(module: PolicyModule): Fixture[] {
   const resources = metadataContextAwareResources(readPolicyMetadata(module.module));
@@ -57,7 +69,13 @@ function fixtures(module: PolicyModule): Fixture[] {
 }
 
 function run(module: PolicyModule, f: Fixture, request: AdmissionRequest): EvaluationResult {
-  return evaluate(module, request, { settings: f.settings, capabilities: f.capabilities(), timeBudgetMs: null, allowedToMutate: true, policyId: "clusterwide-lmcache-injector" });
+  return evaluate(module, request, {
+    settings: f.settings,
+    capabilities: f.capabilities(),
+    timeBudgetMs: null,
+    allowedToMutate: true,
+    policyId: "clusterwide-lmcache-injector",
+  });
 }
 
 function annotationsOf(o: J): Record<string, unknown> {
@@ -80,23 +98,39 @@ function wiringProblem(before: J, after: J): string {
   const injected = annotationsOf(after)[INJECTED] === "true" && annotationsOf(before)[INJECTED] !== "true";
   if (!injected) {
     // a skip (or nothing): apart from the skip-reason annotation, the object is unchanged
-    assert.deepEqual(withoutAnnotation(after, SKIP), withoutAnnotation(before, SKIP), "a skip must carry only the skip-reason annotation");
+    assert.deepEqual(
+      withoutAnnotation(after, SKIP),
+      withoutAnnotation(before, SKIP),
+      "a skip must carry only the skip-reason annotation",
+    );
     return "";
   }
   const spec = after.spec ?? {};
   if (spec.hostIPC !== true) return "wired without hostIPC";
   const containers: J[] = spec.containers ?? [];
-  const wired = containers.filter((c) => (c.env ?? []).some((e: J) => e?.name === "PYTHONHASHSEED") &&
-    (c.args ?? []).some((t: unknown) => typeof t === "string" && (t === KV_FLAG || t.startsWith(`${KV_FLAG}=`))));
+  const wired = containers.filter(
+    (c) =>
+      (c.env ?? []).some((e: J) => e?.name === "PYTHONHASHSEED") &&
+      (c.args ?? []).some((t: unknown) => typeof t === "string" && (t === KV_FLAG || t.startsWith(`${KV_FLAG}=`))),
+  );
   if (wired.length === 0) return "no container carries both --kv-transfer-config and PYTHONHASHSEED";
-  const addedInit = (spec.initContainers ?? []).some((c: J) => c?.name === `${PAYLOAD}-stage`) &&
+  const addedInit =
+    (spec.initContainers ?? []).some((c: J) => c?.name === `${PAYLOAD}-stage`) &&
     !(before.spec?.initContainers ?? []).some((c: J) => c?.name === `${PAYLOAD}-stage`);
   const addedMount = containers.some((c) => (c.volumeMounts ?? []).some((m: J) => m?.name === PAYLOAD));
   const hasVolume = (spec.volumes ?? []).some((v: J) => v?.name === PAYLOAD);
-  const hasPythonPath = containers.some((c) => (c.env ?? []).some((e: J) => e?.name === "PYTHONPATH" && String(e.value ?? "").startsWith(`/${PAYLOAD}`)));
-  const staged = [addedInit || (spec.initContainers ?? []).some((c: J) => c?.name === `${PAYLOAD}-stage`), addedMount, hasVolume, hasPythonPath];
+  const hasPythonPath = containers.some((c) =>
+    (c.env ?? []).some((e: J) => e?.name === "PYTHONPATH" && String(e.value ?? "").startsWith(`/${PAYLOAD}`)),
+  );
+  const staged = [
+    addedInit || (spec.initContainers ?? []).some((c: J) => c?.name === `${PAYLOAD}-stage`),
+    addedMount,
+    hasVolume,
+    hasPythonPath,
+  ];
   const stagedBefore = JSON.stringify(before).includes(PAYLOAD);
-  if (!stagedBefore && staged.some(Boolean) && !staged.every(Boolean)) return `partial staging: ${JSON.stringify(staged)}`;
+  if (!stagedBefore && staged.some(Boolean) && !staged.every(Boolean))
+    return `partial staging: ${JSON.stringify(staged)}`;
   return "";
 }
 
@@ -129,7 +163,11 @@ describe("lmcache-injector properties over the fixtures", () => {
       const first = checkOne(module, f, f.request, f.c.name);
       if (f.request.object === undefined || !first.patchOperations) continue;
       const again = checkOne(module, f, { ...f.request, object: first.mutatedObject }, `${f.c.name} (again)`);
-      assert.equal(again.patchOperations, undefined, `${f.c.name}: second evaluation patched ${JSON.stringify(again.patchOperations)}`);
+      assert.equal(
+        again.patchOperations,
+        undefined,
+        `${f.c.name}: second evaluation patched ${JSON.stringify(again.patchOperations)}`,
+      );
       rewired++;
     }
     assert.ok(rewired >= 60, `only ${rewired} fixtures produced a patch`);
@@ -143,10 +181,11 @@ describe("lmcache-injector properties over the fixtures", () => {
     const out = module.call("validate", `{"request":${raw},"settings":{}}`, { hostCall: host.handler });
     assert.ok(out.ok && out.response, `guest call failed: ${out.error ?? out.trap}`);
     const text = out.response!.toString("utf8");
-    const at = text.indexOf("\"mutated_object\":");
+    const at = text.indexOf('"mutated_object":');
     assert.ok(at > 0, "no mutated_object");
     const mutated = text.slice(at);
-    for (const kept of REALISTIC_POD_KEPT_BYTES) assert.ok(mutated.includes(kept), `mutated_object lost the bytes ${kept.slice(0, 60)}…`);
+    for (const kept of REALISTIC_POD_KEPT_BYTES)
+      assert.ok(mutated.includes(kept), `mutated_object lost the bytes ${kept.slice(0, 60)}…`);
     // and the value is exactly the expected wiring
     const expected = JSON.parse(fs.readFileSync(path.join(TEST_DATA, "expected_full-injection.json"), "utf8"));
     assert.deepEqual(JSON.parse(text).mutated_object, expected);
@@ -157,7 +196,16 @@ describe("lmcache-injector never traps and never rejects on damaged input", () =
   const module = loadModule();
 
   test("payloads that are not JSON or not requests", () => {
-    for (const p of ["", "not json", "[]", "{}", "{\"request\":7}", "{\"request\":{},\"settings\":[]}", "\u0000\u00ff", "{\"request\":{\"operation\":\"CREATE\",\"object\":{}}}"]) {
+    for (const p of [
+      "",
+      "not json",
+      "[]",
+      "{}",
+      '{"request":7}',
+      '{"request":{},"settings":[]}',
+      "\u0000\u00ff",
+      '{"request":{"operation":"CREATE","object":{}}}',
+    ]) {
       const r = module.call("validate", p);
       assert.ok(r.ok && !r.trapped, `trapped on ${JSON.stringify(p)}: ${r.trap}`);
       const resp = JSON.parse(r.response!.toString("utf8"));
@@ -166,13 +214,18 @@ describe("lmcache-injector never traps and never rejects on damaged input", () =
     const r = JSON.parse(module.call("validate", "not json").response!.toString("utf8"));
     assert.equal(r.mutated_object, undefined);
     assert.equal(r.audit_annotations["skip-reason"], "invalid-request");
-    assert.ok(r.warnings[0].startsWith("lmcache-injector: injection skipped (invalid-request): request could not be read: "));
+    assert.ok(
+      r.warnings[0].startsWith("lmcache-injector: injection skipped (invalid-request): request could not be read: "),
+    );
   });
 
   test("generated variants of every fixture: type changes and deletions along every path", () => {
     const all = fixtures(module);
     let seed = 20261202;
-    const rand = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
     const replacements: unknown[] = [null, 0, 1.5, "", "x", true, [], {}, [1], { name: 1 }, ["a", 2]];
     let variants = 0;
     for (const f of all) {

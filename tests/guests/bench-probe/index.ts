@@ -6,7 +6,13 @@
 // Like the policies, it frees the call's memory after each call, so a warm instance timed for
 // thousands of calls stays flat.
 import { forgetStringScratch, parseJson } from "../../../assembly/json/index";
-import { readInvocation, releaseCallMemory, reportGuestError, respondBytes, respondString } from "../../../assembly/wapc/index";
+import {
+  readInvocation,
+  releaseCallMemory,
+  reportGuestError,
+  respondBytes,
+  respondString,
+} from "../../../assembly/wapc/index";
 
 function parseSerialize(payload: Uint8Array): i32 {
   const parsed = parseJson(payload);
@@ -35,8 +41,10 @@ export function __guest_call(operationLen: i32, payloadLen: i32): i32 {
   let rc = 0;
   if (operation == "parse_serialize") rc = parseSerialize(invocation.payload);
   else if (operation == "parse") rc = parseOnly(invocation.payload);
-  else if (operation == "protocol_version") { respondString("\"v1\""); rc = 1; }
-  else reportGuestError("unknown operation: " + operation);
+  else if (operation == "protocol_version") {
+    respondString('"v1"');
+    rc = 1;
+  } else reportGuestError("unknown operation: " + operation);
   forgetStringScratch();
   releaseCallMemory();
   return rc;

@@ -62,7 +62,8 @@ export function guestWat(o: GuestOptions = {}): string {
     `    (if (i32.eq (local.get $opLen) (i32.const 8)) (then (call $response (i32.const 128) (i32.const ${accepted.length})) (return (i32.const 1))))`,
     `    (call $error (i32.const 256) (i32.const ${unknown.length}))`,
     "    (i32.const 0))",
-    o.exportGuestCall === false ? ""
+    o.exportGuestCall === false
+      ? ""
       : o.wrongGuestCallSignature
         ? '  (func (export "__guest_call") (param i32 i64) (result i32) (call $dispatch (local.get 0) (i32.wrap_i64 (local.get 1))))'
         : '  (export "__guest_call" (func $dispatch))',

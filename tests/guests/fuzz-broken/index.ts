@@ -12,7 +12,10 @@ function scanNesting(payload: Uint8Array): void {
   let depth = 0;
   for (let i = 0; i < payload.length; i++) {
     const c = payload[i];
-    if (c == 0x5b || c == 0x7b) { stack[depth] = c; depth++; } // BUG (on purpose): no depth check
+    if (c == 0x5b || c == 0x7b) {
+      stack[depth] = c;
+      depth++;
+    } // BUG (on purpose): no depth check
     else if ((c == 0x5d || c == 0x7d) && depth > 0) depth--;
   }
 }
@@ -27,11 +30,17 @@ function dispatch(operationLen: i32, payloadLen: i32): i32 {
   const invocation = readInvocation(operationLen, payloadLen);
   if (invocation.operation == "validate") {
     scanNesting(invocation.payload);
-    respondString("{\"accepted\":true}");
+    respondString('{"accepted":true}');
     return 1;
   }
-  if (invocation.operation == "validate_settings") { respondString("{\"valid\":true}"); return 1; }
-  if (invocation.operation == "protocol_version") { respondString("\"v1\""); return 1; }
+  if (invocation.operation == "validate_settings") {
+    respondString('{"valid":true}');
+    return 1;
+  }
+  if (invocation.operation == "protocol_version") {
+    respondString('"v1"');
+    return 1;
+  }
   reportGuestError("unknown operation: " + invocation.operation);
   return 0;
 }

@@ -8,7 +8,14 @@
 //   parse     <document>                      → empty (validating pass only); noop → empty
 // A document that does not parse answers a guest error "parse error: …".
 import { readInvocation, releaseCallMemory, respondBytes, reportGuestError } from "../../../assembly/wapc/index";
-import { ByteSink, JsonValue, ReadState, forgetStringScratch, jsonEquals, parseJson } from "../../../assembly/json/index";
+import {
+  ByteSink,
+  JsonValue,
+  ReadState,
+  forgetStringScratch,
+  jsonEquals,
+  parseJson,
+} from "../../../assembly/json/index";
 
 export function __guest_call(operationLen: i32, payloadLen: i32): i32 {
   const inv = readInvocation(operationLen, payloadLen);
@@ -23,7 +30,10 @@ function dispatch(op: string, payload: Uint8Array): bool {
   if (op == "edit") return edit(payload);
   if (op == "equals") return equals(payload);
   if (op == "parse") return parseOnly(payload);
-  if (op == "noop") { respondBytes(new Uint8Array(0)); return true; }
+  if (op == "noop") {
+    respondBytes(new Uint8Array(0));
+    return true;
+  }
   reportGuestError("unknown operation: " + op);
   return false;
 }
@@ -53,7 +63,7 @@ function parseOnly(payload: Uint8Array): bool {
 function split(payload: Uint8Array): Uint8Array[] | null {
   let i = 0;
   let len = 0;
-  while (i < payload.length && payload[i] != 0x0A) {
+  while (i < payload.length && payload[i] != 0x0a) {
     const d = <i32>payload[i] - 0x30;
     if (d < 0 || d > 9) return null;
     len = len * 10 + d;
@@ -83,15 +93,15 @@ function edit(payload: Uint8Array): bool {
   const doc = r.value;
   if (doc === null) return fail("parse error: " + r.error);
   const out = new ByteSink();
-  out.writeByte(0x5B);
+  out.writeByte(0x5b);
   for (let i = 0; i < script.size(); i++) {
-    if (i > 0) out.writeByte(0x2C);
+    if (i > 0) out.writeByte(0x2c);
     const step = script.at(i);
     if (step === null) return fail("bad step");
     runStep(doc, step, out);
   }
-  out.writeByte(0x5D);
-  out.writeByte(0x0A);
+  out.writeByte(0x5d);
+  out.writeByte(0x0a);
   doc.writeTo(out);
   respondBytes(out.bytes());
   return true;
@@ -128,7 +138,10 @@ function makeValue(spec: JsonValue | null): JsonValue | null {
   if (tag == "units") return JsonValue.str(fromUnits(spec.at(1)));
   if (tag == "int") return JsonValue.int(I64.parseInt(text(spec, 1)));
   if (tag == "raw") return JsonValue.rawNumber(text(spec, 1));
-  if (tag == "bool") { const b = spec.at(1); return JsonValue.bool(b !== null && b.asBool().value); }
+  if (tag == "bool") {
+    const b = spec.at(1);
+    return JsonValue.bool(b !== null && b.asBool().value);
+  }
   if (tag == "null") return JsonValue.nul();
   if (tag == "obj") return JsonValue.object();
   if (tag == "arr") return JsonValue.array();
@@ -138,14 +151,17 @@ function makeValue(spec: JsonValue | null): JsonValue | null {
 /** a string from UTF-16 code units, so scripts can carry lone surrogates */
 function fromUnits(list: JsonValue | null): string {
   const units = new Array<i32>();
-  if (list !== null) for (let i = 0; i < list.size(); i++) {
-    const u = list.at(i);
-    if (u !== null) units.push(<i32>u.asI64().value);
-  }
+  if (list !== null)
+    for (let i = 0; i < list.size(); i++) {
+      const u = list.at(i);
+      if (u !== null) units.push(<i32>u.asI64().value);
+    }
   return String.fromCharCodes(units);
 }
 
-function writeBool(out: ByteSink, b: bool): void { out.writeUtf8(b ? "true" : "false"); }
+function writeBool(out: ByteSink, b: bool): void {
+  out.writeUtf8(b ? "true" : "false");
+}
 
 function writeRead(out: ByteSink, state: ReadState, value: string): void {
   out.writeUtf8("[" + (<i32>state).toString() + ",");
@@ -157,24 +173,75 @@ function writeRead(out: ByteSink, state: ReadState, value: string): void {
 function runStep(doc: JsonValue, step: JsonValue, out: ByteSink): void {
   const op = text(step, 0);
   const node = walk(doc, step.at(1));
-  if (node === null) { out.writeUtf8("null"); return; }
-  if (op == "set") { const v = makeValue(step.at(3)); writeBool(out, v !== null && node.set(text(step, 2), v)); return; }
-  if (op == "remove") { writeBool(out, node.remove(text(step, 2))); return; }
-  if (op == "push") { const v = makeValue(step.at(2)); writeBool(out, v !== null && node.push(v)); return; }
-  if (op == "insert") { const v = makeValue(step.at(3)); writeBool(out, v !== null && node.insert(int(step, 2), v)); return; }
-  if (op == "removeAt") { writeBool(out, node.removeAt(int(step, 2))); return; }
-  if (op == "replace") { const v = makeValue(step.at(3)); writeBool(out, v !== null && node.replace(int(step, 2), v)); return; }
-  if (op == "raw") { out.writeJsonString(node.rawText()); return; }
-  if (op == "keys") {
-    out.writeByte(0x5B);
-    for (let i = 0; i < node.size(); i++) { if (i > 0) out.writeByte(0x2C); out.writeJsonString(node.keyAt(i)); }
-    out.writeByte(0x5D);
+  if (node === null) {
+    out.writeUtf8("null");
     return;
   }
-  if (op == "string") { const r = node.asString(); writeRead(out, r.state, r.value); return; }
-  if (op == "i64") { const r = node.asI64(); writeRead(out, r.state, r.value.toString()); return; }
-  if (op == "u64") { const r = node.asU64(); writeRead(out, r.state, r.value.toString()); return; }
-  if (op == "f64") { const r = node.asF64(); writeRead(out, r.state, reinterpret<u64>(r.value).toString()); return; }
-  if (op == "bool") { const r = node.asBool(); writeRead(out, r.state, r.value ? "true" : "false"); return; }
-  out.writeUtf8("\"unknown step\"");
+  if (op == "set") {
+    const v = makeValue(step.at(3));
+    writeBool(out, v !== null && node.set(text(step, 2), v));
+    return;
+  }
+  if (op == "remove") {
+    writeBool(out, node.remove(text(step, 2)));
+    return;
+  }
+  if (op == "push") {
+    const v = makeValue(step.at(2));
+    writeBool(out, v !== null && node.push(v));
+    return;
+  }
+  if (op == "insert") {
+    const v = makeValue(step.at(3));
+    writeBool(out, v !== null && node.insert(int(step, 2), v));
+    return;
+  }
+  if (op == "removeAt") {
+    writeBool(out, node.removeAt(int(step, 2)));
+    return;
+  }
+  if (op == "replace") {
+    const v = makeValue(step.at(3));
+    writeBool(out, v !== null && node.replace(int(step, 2), v));
+    return;
+  }
+  if (op == "raw") {
+    out.writeJsonString(node.rawText());
+    return;
+  }
+  if (op == "keys") {
+    out.writeByte(0x5b);
+    for (let i = 0; i < node.size(); i++) {
+      if (i > 0) out.writeByte(0x2c);
+      out.writeJsonString(node.keyAt(i));
+    }
+    out.writeByte(0x5d);
+    return;
+  }
+  if (op == "string") {
+    const r = node.asString();
+    writeRead(out, r.state, r.value);
+    return;
+  }
+  if (op == "i64") {
+    const r = node.asI64();
+    writeRead(out, r.state, r.value.toString());
+    return;
+  }
+  if (op == "u64") {
+    const r = node.asU64();
+    writeRead(out, r.state, r.value.toString());
+    return;
+  }
+  if (op == "f64") {
+    const r = node.asF64();
+    writeRead(out, r.state, reinterpret<u64>(r.value).toString());
+    return;
+  }
+  if (op == "bool") {
+    const r = node.asBool();
+    writeRead(out, r.state, r.value ? "true" : "false");
+    return;
+  }
+  out.writeUtf8('"unknown step"');
 }

@@ -3,16 +3,23 @@
 // with its four readers, console log), reads the whole request and answers `validate` with
 // `{"accepted":true}`. A policy's start-up and fresh evaluation are judged against what the
 // protocol alone costs on the same bytes. Built exactly like a policy (compileTestGuest).
-import { consoleLog, hostCall, readInvocation, releaseCallMemory, reportGuestError, respondString } from "../../../assembly/wapc/index";
+import {
+  consoleLog,
+  hostCall,
+  readInvocation,
+  releaseCallMemory,
+  reportGuestError,
+  respondString,
+} from "../../../assembly/wapc/index";
 
 export function __guest_call(operationLen: i32, payloadLen: i32): i32 {
   const invocation = readInvocation(operationLen, payloadLen);
   let rc = 1;
   const op = invocation.operation;
   if (op == "validate" || op == "validate_settings") {
-    respondString("{\"accepted\":true}");
+    respondString('{"accepted":true}');
   } else if (op == "protocol_version") {
-    respondString("\"v1\"");
+    respondString('"v1"');
   } else if (op == "host_call") {
     // keeps `__host_call` and its readers (and the log) imported, as in a context-aware policy
     const r = hostCall("kubewarden", "kubernetes", "get_resource", invocation.payload);

@@ -6,9 +6,9 @@ import { readInvocation, releaseCallMemory, reportGuestError, respondString } fr
 export function __guest_call(operationLen: i32, payloadLen: i32): i32 {
   const invocation = readInvocation(operationLen, payloadLen);
   let rc = 1;
-  if (invocation.operation == "validate") respondString("{\"accepted\":true}");
-  else if (invocation.operation == "protocol_version") respondString("\"v1\"");
-  else if (invocation.operation == "validate_settings") respondString("{\"valid\":true}");
+  if (invocation.operation == "validate") respondString('{"accepted":true}');
+  else if (invocation.operation == "protocol_version") respondString('"v1"');
+  else if (invocation.operation == "validate_settings") respondString('{"valid":true}');
   else {
     reportGuestError("unknown operation: " + invocation.operation);
     rc = 0;

@@ -23,16 +23,20 @@ class Holder {
   field: string = "an instance field";
 }
 
-function defaulted(text: string = "a default parameter"): string { return text; }
+function defaulted(text: string = "a default parameter"): string {
+  return text;
+}
 
 // never called, so never compiled: its text must not take bytes in the module
 // eslint-disable-next-line @typescript-eslint/no-unused-vars
-function neverCalled(): string { return "a text no compiled code reads"; }
+function neverCalled(): string {
+  return "a text no compiled code reads";
+}
 
 function answer(): string {
   const lines = [
     "plain ASCII",
-    "quote \" backslash \\ tab \t newline \n end",
+    'quote " backslash \\ tab \t newline \n end',
     "two-byte é, three-byte → €, four-byte 😀, separator \u2028",
     LAZY_CONSTANT,
     PLAIN_CONSTANT,
@@ -50,9 +54,12 @@ function answer(): string {
 export function __guest_call(operationLen: i32, payloadLen: i32): i32 {
   const invocation = readInvocation(operationLen, payloadLen);
   let rc = 1;
-  if (invocation.operation == "protocol_version") respondString("\"v1\"");
+  if (invocation.operation == "protocol_version") respondString('"v1"');
   else if (invocation.operation == "texts") respondString(answer());
-  else { reportGuestError("unknown operation: " + invocation.operation); rc = 0; }
+  else {
+    reportGuestError("unknown operation: " + invocation.operation);
+    rc = 0;
+  }
   releaseCallMemory();
   return rc;
 }

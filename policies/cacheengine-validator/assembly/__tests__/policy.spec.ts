@@ -7,8 +7,13 @@ function bytes(text: string): Uint8Array {
 }
 
 function request(kind: string, operation: string, object: string, oldObject: string = ""): string {
-  let r = '{"uid":"u","kind":{"group":"lmcache.lmcache.ai","version":"v1alpha1","kind":"' + kind + '"},' +
-    '"resource":{"group":"lmcache.lmcache.ai","version":"v1alpha1","resource":"x"},"operation":"' + operation + '","userInfo":{}';
+  let r =
+    '{"uid":"u","kind":{"group":"lmcache.lmcache.ai","version":"v1alpha1","kind":"' +
+    kind +
+    '"},' +
+    '"resource":{"group":"lmcache.lmcache.ai","version":"v1alpha1","resource":"x"},"operation":"' +
+    operation +
+    '","userInfo":{}';
   if (object.length > 0) r += ',"object":' + object;
   if (oldObject.length > 0) r += ',"oldObject":' + oldObject;
   return '{"request":' + r + '},"settings":{}}';
@@ -18,14 +23,19 @@ function run(kind: string, operation: string, object: string, oldObject: string 
   return bytesToString(validate(bytes(request(kind, operation, object, oldObject))));
 }
 
-const FOOTGUN_LM = '{"metadata":{"name":"lm"},"spec":{"injection":{"payloadImage":{"repository":"lmcache/vllm-openai"}}}}';
+const FOOTGUN_LM =
+  '{"metadata":{"name":"lm"},"spec":{"injection":{"payloadImage":{"repository":"lmcache/vllm-openai"}}}}';
 const GOOD_LM = '{"metadata":{"name":"lm"},"spec":{"injection":{"payloadImage":{"repository":"reg/p"}}}}';
 
 describe("validate", () => {
   it("accepts a valid engine and rejects a footgun with 422", () => {
     expect(run("LMCacheEngine", "CREATE", GOOD_LM)).toBe('{"accepted":true}');
     const r = run("LMCacheEngine", "CREATE", FOOTGUN_LM);
-    expect(r.startsWith('{"accepted":false,"message":"LMCacheEngine.lmcache.lmcache.ai \\"lm\\" is invalid: spec.injection.payloadImage.repository: Invalid value: ')).toBe(true);
+    expect(
+      r.startsWith(
+        '{"accepted":false,"message":"LMCacheEngine.lmcache.lmcache.ai \\"lm\\" is invalid: spec.injection.payloadImage.repository: Invalid value: ',
+      ),
+    ).toBe(true);
     expect(r.endsWith(',"code":422}')).toBe(true);
   });
   it("ignores other kinds and DELETE", () => {
@@ -42,16 +52,24 @@ describe("validate", () => {
   });
   it("names a non-object object by its JSON kind", () => {
     expect(run("CacheBlendEngine", "CREATE", "[1]")).toBe(
-      '{"accepted":false,"message":"CacheBlendEngine.lmcache.lmcache.ai \\"\\" is invalid: object: Invalid value: \\"array\\": must be a CacheBlendEngine object","code":422}');
+      '{"accepted":false,"message":"CacheBlendEngine.lmcache.lmcache.ai \\"\\" is invalid: object: Invalid value: \\"array\\": must be a CacheBlendEngine object","code":422}',
+    );
     expect(run("CacheBlendEngine", "CREATE", "null")).toBe(
-      '{"accepted":false,"message":"CacheBlendEngine.lmcache.lmcache.ai \\"\\" is invalid: object: Invalid value: \\"null\\": must be a CacheBlendEngine object","code":422}');
+      '{"accepted":false,"message":"CacheBlendEngine.lmcache.lmcache.ai \\"\\" is invalid: object: Invalid value: \\"null\\": must be a CacheBlendEngine object","code":422}',
+    );
   });
   it("uses an empty name when metadata.name is not a string", () => {
     const r = run("LMCacheEngine", "CREATE", '{"metadata":{"name":7},"spec":"x"}');
-    expect(r).toBe('{"accepted":false,"message":"LMCacheEngine.lmcache.lmcache.ai \\"\\" is invalid: spec: Invalid value: \\"x\\": must be an object","code":422}');
+    expect(r).toBe(
+      '{"accepted":false,"message":"LMCacheEngine.lmcache.lmcache.ai \\"\\" is invalid: spec: Invalid value: \\"x\\": must be an object","code":422}',
+    );
   });
   it("answers a payload that is not an admission request without trapping", () => {
-    expect(bytesToString(validate(bytes("not json"))).startsWith('{"accepted":false,"message":"cannot read the admission request: ')).toBe(true);
+    expect(
+      bytesToString(validate(bytes("not json"))).startsWith(
+        '{"accepted":false,"message":"cannot read the admission request: ',
+      ),
+    ).toBe(true);
     expect(bytesToString(validate(bytes("[]"))).startsWith('{"accepted":false')).toBe(true);
     expect(bytesToString(validate(new Uint8Array(0))).startsWith('{"accepted":false')).toBe(true);
   });
@@ -63,18 +81,28 @@ describe("validateSettings", () => {
     expect(bytesToString(validateSettings(bytes("null")))).toBe('{"valid":true}');
   });
   it("rejects every key as unknown", () => {
-    expect(bytesToString(validateSettings(bytes('{"strict":true}')))).toBe('{"valid":false,"message":"strict: unknown field"}');
-    expect(bytesToString(validateSettings(bytes('{"a":1,"b":{},"a":2}')))).toBe('{"valid":false,"message":"a: unknown field; b: unknown field"}');
+    expect(bytesToString(validateSettings(bytes('{"strict":true}')))).toBe(
+      '{"valid":false,"message":"strict: unknown field"}',
+    );
+    expect(bytesToString(validateSettings(bytes('{"a":1,"b":{},"a":2}')))).toBe(
+      '{"valid":false,"message":"a: unknown field; b: unknown field"}',
+    );
   });
   it("rejects settings that are not an object or not JSON", () => {
     expect(bytesToString(validateSettings(bytes("[]")))).toBe('{"valid":false,"message":"settings must be an object"}');
-    expect(bytesToString(validateSettings(bytes("{"))).startsWith('{"valid":false,"message":"settings are not valid JSON: ')).toBe(true);
+    expect(
+      bytesToString(validateSettings(bytes("{"))).startsWith('{"valid":false,"message":"settings are not valid JSON: '),
+    ).toBe(true);
   });
 });
 
 // Bounded output (issue 20): echoed values past 1 KiB of their `%q` form, at most 100 violations.
 function engineWithPullPolicy(pullPolicy: string): string {
-  return '{"metadata":{"name":"lm"},"spec":{"injection":{"payloadImage":{"repository":"reg/p","pullPolicy":"' + pullPolicy + '"}}}}';
+  return (
+    '{"metadata":{"name":"lm"},"spec":{"injection":{"payloadImage":{"repository":"reg/p","pullPolicy":"' +
+    pullPolicy +
+    '"}}}}'
+  );
 }
 
 function engineWithBadSecrets(count: i32): string {
@@ -89,16 +117,34 @@ const SUPPORTED = 'supported values: \\"Always\\", \\"Never\\", \\"IfNotPresent\
 describe("bounded messages", () => {
   it("an echoed value whose %q form is 1,024 bytes is printed whole", () => {
     expect(run("LMCacheEngine", "CREATE", engineWithPullPolicy("a".repeat(1022)))).toBe(
-      HEAD + 'spec.injection.payloadImage.pullPolicy: Unsupported value: \\"' + "a".repeat(1022) + '\\": ' + SUPPORTED + '","code":422}');
+      HEAD +
+        'spec.injection.payloadImage.pullPolicy: Unsupported value: \\"' +
+        "a".repeat(1022) +
+        '\\": ' +
+        SUPPORTED +
+        '","code":422}',
+    );
   });
   it("one byte more: the start is kept and the rest counted", () => {
     expect(run("LMCacheEngine", "CREATE", engineWithPullPolicy("a".repeat(1023)))).toBe(
-      HEAD + 'spec.injection.payloadImage.pullPolicy: Unsupported value: \\"' + "a".repeat(1023) + '... (1 more bytes): ' + SUPPORTED + '","code":422}');
+      HEAD +
+        'spec.injection.payloadImage.pullPolicy: Unsupported value: \\"' +
+        "a".repeat(1023) +
+        "... (1 more bytes): " +
+        SUPPORTED +
+        '","code":422}',
+    );
   });
   it("a run of escapes is cut in its quoted form", () => {
     // 600 backslashes quote to 1,202 bytes: 1 quote + 511.5 escapes shown, 178 bytes left out
     expect(run("LMCacheEngine", "CREATE", engineWithPullPolicy("\\\\".repeat(600)))).toBe(
-      HEAD + 'spec.injection.payloadImage.pullPolicy: Unsupported value: \\"' + "\\\\\\\\".repeat(511) + '\\\\... (178 more bytes): ' + SUPPORTED + '","code":422}');
+      HEAD +
+        'spec.injection.payloadImage.pullPolicy: Unsupported value: \\"' +
+        "\\\\\\\\".repeat(511) +
+        "\\\\... (178 more bytes): " +
+        SUPPORTED +
+        '","code":422}',
+    );
   });
   it("100 violations are all listed, the 101st is counted", () => {
     const hundred = run("LMCacheEngine", "CREATE", engineWithBadSecrets(100));
@@ -111,8 +157,11 @@ describe("bounded messages", () => {
   });
   it("the name in the message header is shortened like any echoed value", () => {
     const r = run("LMCacheEngine", "CREATE", '{"metadata":{"name":"' + "n".repeat(2000) + '"},"spec":"x"}');
-    expect(r).toBe('{"accepted":false,"message":"LMCacheEngine.lmcache.lmcache.ai \\"' + "n".repeat(1023) +
-      '... (978 more bytes) is invalid: spec: Invalid value: \\"x\\": must be an object","code":422}');
+    expect(r).toBe(
+      '{"accepted":false,"message":"LMCacheEngine.lmcache.lmcache.ai \\"' +
+        "n".repeat(1023) +
+        '... (978 more bytes) is invalid: spec: Invalid value: \\"x\\": must be an object","code":422}',
+    );
   });
 });
 
@@ -130,7 +179,11 @@ describe("bounded settings messages", () => {
     expect(more.endsWith(' k99: unknown field; and 1 more"}')).toBe(true);
   });
   it("a key is echoed whole up to 1,024 bytes and shortened past it", () => {
-    expect(bytesToString(validateSettings(bytes('{"' + "k".repeat(1024) + '":1}')))).toBe('{"valid":false,"message":"' + "k".repeat(1024) + ': unknown field"}');
-    expect(bytesToString(validateSettings(bytes('{"' + "k".repeat(1025) + '":1}')))).toBe('{"valid":false,"message":"' + "k".repeat(1024) + '... (1 more bytes): unknown field"}');
+    expect(bytesToString(validateSettings(bytes('{"' + "k".repeat(1024) + '":1}')))).toBe(
+      '{"valid":false,"message":"' + "k".repeat(1024) + ': unknown field"}',
+    );
+    expect(bytesToString(validateSettings(bytes('{"' + "k".repeat(1025) + '":1}')))).toBe(
+      '{"valid":false,"message":"' + "k".repeat(1024) + '... (1 more bytes): unknown field"}',
+    );
   });
 });
