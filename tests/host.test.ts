@@ -1007,7 +1007,8 @@ spec: {replicas: 2.0, big: 2.56e2, count: 3}
         opts,
       ),
       [
-        'ok:{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cb","namespace":"ns"},"data":{"k":"v"}}',
+        // the whole object, as get_resource answers without a mask (managedFields kept, number text kept)
+        'ok:{"apiVersion":"v1","kind":"ConfigMap","metadata":{"managedFields":[{"manager":"kubectl"}],"name":"cb","namespace":"ns"},"data":{"k":"v","ratio":"1"},"spec":{"big":256.0,"count":3,"replicas":2.0}}',
         "err:cluster objects: field_masks are not supported by this host",
       ],
     );

@@ -346,7 +346,7 @@ describe("FieldErrorList cap", () => {
   it("bound MAX_REPORTED_ERRORS from both sides: just below, at, just above, far above", () => {
     const rendered = (n: i32): string => {
       const list = new FieldErrorList();
-      for (let i = 0; i < n; i++) list.add(required(index("a", i), "x"));
+      for (let i = 0; i < n; i++) list.add(required(newPath("a").index(i), "x"));
       return list.aggregateText();
     };
     expect(rendered(MAX_REPORTED_ERRORS - 1).endsWith("a[98]: Required value: x]")).toBe(true);
@@ -387,7 +387,7 @@ describe("FieldErrorList collection limit", () => {
               ? MAX_COLLECTED_ERRORS + 1
               : MAX_COLLECTED_ERRORS * 3;
       const list = new FieldErrorList();
-      for (let i = 0; i < n; i++) list.add(required(index("a", i), "x"));
+      for (let i = 0; i < n; i++) list.add(required(newPath("a").index(i), "x"));
       expect(list.items.length).toBe(min(n, MAX_COLLECTED_ERRORS));
       expect(list.omitted).toBe(max(0, n - MAX_COLLECTED_ERRORS));
       expect(list.length).toBe(n);
