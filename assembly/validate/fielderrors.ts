@@ -271,15 +271,7 @@ export class FieldErrorList {
 
   /** `<Kind>.<group> "<name>" is invalid: <aggregate>` (name printed `%q`). */
   invalidMessage(kind: string, group: string, name: string): string {
-    return concat(
-      kind,
-      group.length == 0 ? "" : ".",
-      group,
-      " ",
-      goQuoteShort(name),
-      " is invalid: ",
-      this.aggregateText(),
-    );
+    return concat(qualifiedKind(kind, group), " ", goQuoteShort(name), " is invalid: ", this.aggregateText());
   }
 }
 

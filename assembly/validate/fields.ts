@@ -112,10 +112,7 @@ export function readObjectAt(
   at: Path | null,
   errs: FieldErrorList,
 ): Read<JsonValue | null> {
-  const v = presentAt(parent, key);
-  if (v === null) return absent<JsonValue | null>(null);
-  if (!v.isObject()) return wrongType<JsonValue | null>(at, key, v, MUST_BE_OBJECT, null, errs);
-  return new Read<JsonValue | null>(ReadState.Ok, v);
+  return readContainerAt(parent, key, at, errs, false);
 }
 
 /** `parent.key` as a list. */
@@ -125,9 +122,22 @@ export function readListAt(
   at: Path | null,
   errs: FieldErrorList,
 ): Read<JsonValue | null> {
+  return readContainerAt(parent, key, at, errs, true);
+}
+
+/** `parent.key` as a list (`list`) or an object: absent, Ok, or a wrong-type field error */
+function readContainerAt(
+  parent: JsonValue | null,
+  key: string,
+  at: Path | null,
+  errs: FieldErrorList,
+  list: bool,
+): Read<JsonValue | null> {
   const v = presentAt(parent, key);
   if (v === null) return absent<JsonValue | null>(null);
-  if (!v.isArray()) return wrongType<JsonValue | null>(at, key, v, MUST_BE_LIST, null, errs);
+  if (list ? !v.isArray() : !v.isObject()) {
+    return wrongType<JsonValue | null>(at, key, v, list ? MUST_BE_LIST : MUST_BE_OBJECT, null, errs);
+  }
   return new Read<JsonValue | null>(ReadState.Ok, v);
 }
 
