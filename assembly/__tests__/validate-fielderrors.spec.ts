@@ -14,7 +14,6 @@ import {
   invalidString,
   newPath,
   childPath,
-  Path,
   notSupportedRaw,
   notSupportedString,
   qualifiedKind,
@@ -24,14 +23,7 @@ import {
   MAX_REPORTED_ERRORS,
   MAX_COLLECTED_ERRORS,
 } from "../validate/index";
-
-/** A dotted test path as a value: `p("spec.x")` is `newPath("spec").child("x")`. */
-function p(dotted: string): Path {
-  const names = dotted.split(".");
-  let path = newPath(names[0]);
-  for (let i = 1; i < names.length; i++) path = path.child(names[i]);
-  return path;
-}
+import { p } from "./paths";
 
 const P = 'CacheBackend.inferencecache.io "sglang-hicache-l3-nfs" is invalid: ';
 

@@ -13,17 +13,8 @@ import {
   notSupportedString,
   invalidRaw,
   utf8Length,
-  newPath,
-  Path,
 } from "../validate/index";
-
-/** A dotted test path as a value: `p("spec.x")` is `newPath("spec").child("x")`. */
-function p(dotted: string): Path {
-  const names = dotted.split(".");
-  let path = newPath(names[0]);
-  for (let i = 1; i < names.length; i++) path = path.child(names[i]);
-  return path;
-}
+import { p } from "./paths";
 
 function repeat(s: string, n: i32): string {
   return s.repeat(n);
