@@ -29,6 +29,9 @@ for (const t of built) {
     const module = PolicyModule.fromFile(t.wasm);
     const count = countPagesWritten(module.module, module.bytes, c.payload, new HostCapabilities(c.host).handler);
     assert.equal(count.result.ok, true, count.result.error ?? count.result.trap);
+    // the sentinel fill must not change what the policy answers
+    const plain = module.call("validate", c.payload, { hostCall: new HostCapabilities(c.host).handler });
+    assert.equal(count.result.response?.toString("utf8"), plain.response?.toString("utf8"));
     assert.ok(
       count.written <= entry.pages + PAGE_MARGIN,
       `${count.written} pages written (${JSON.stringify(count.byRegion)}), budget ${entry.pages} + ${PAGE_MARGIN}`,
