@@ -129,3 +129,24 @@ export function scaleObjects(n: number): Obj[] {
   }
   return out;
 }
+
+const INJECT = { "lmcache.ai/lmcache-inject": "true" };
+
+/**
+ * Objects for the rendered-policies fixture (tests/fixtures/preview-policies): the cluster-wide
+ * injector selects labelled pods outside team-c and team-d, where AdmissionPolicies take over;
+ * team-c's carries its own engine, team-d's has none and cannot look one up.
+ */
+export function deployObjects(): Obj[] {
+  return [
+    engine("team-a", "cb"),
+    connection("team-a", "cb"),
+    pod("team-a", "labelled", { [ENGINE]: "cb" }, {}, INJECT),
+    pod("team-a", "unlabelled", { [ENGINE]: "cb" }),
+    pod("kube-system", "system", { [ENGINE]: "cb" }, {}, INJECT),
+    workload("Deployment", "team-c", "chat", { [ENGINE]: "cb" }, INJECT),
+    pod("team-c", "other", { [ENGINE]: "other" }, {}, INJECT),
+    connection("team-d", "cb"),
+    pod("team-d", "denied", { [ENGINE]: "cb" }, {}, INJECT),
+  ];
+}

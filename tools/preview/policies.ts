@@ -173,7 +173,7 @@ export function resolveModule(ref: string, modulesDir: string, baseDir: string):
   const candidate = path.join(modulesDir, name, MODULE_FILE);
   if (name !== "" && fs.existsSync(candidate)) return { path: candidate };
   return {
-    reason: `module ${ref}: no local build of ${JSON.stringify(name)} in ${modulesDir} (a preview runs offline and does not pull from registries; build the policy or pass --modules)`,
+    reason: `module ${ref}: no local build of ${JSON.stringify(name)} in ${shown(modulesDir)} (a preview runs offline and does not pull from registries; build the policy or pass --modules)`,
   };
 }
 
@@ -264,6 +264,14 @@ function yamlFiles(dir: string): string[] {
  * them (built modules), a YAML/JSON file or a folder of them (rendered Kubewarden resources).
  */
 export function loadPolicies(where: string | undefined, modulesDir = DEFAULT_POLICIES_DIR): LoadedPolicies {
+  const loaded = readPolicies(where, modulesDir);
+  // one order whatever the source (kustomize reorders resources): cluster-wide first, then by name
+  const rank = (p: PreviewPolicy): string => `${p.origin === "AdmissionPolicy" ? 1 : 0} ${p.name}`;
+  loaded.policies.sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
+  return loaded;
+}
+
+function readPolicies(where: string | undefined, modulesDir: string): LoadedPolicies {
   const target = where ?? modulesDir;
   let stat: fs.Stats;
   try {

@@ -10,7 +10,7 @@ export interface RenderOptions {
 
 const CLUSTER_SCOPED = "(cluster-scoped)";
 const MAX_TEXT_CELL = 100;
-const MAX_PATCH_SUMMARY = 72;
+const MAX_PATCH_SUMMARY = 100;
 
 /**
  * `8 ops: add /spec/containers/0/args, add /spec/hostIPC, …` on one line: each operation's path
@@ -73,9 +73,7 @@ function headline(report: PreviewReport): string[] {
 function totalsRows(report: PreviewReport): { policies: string[][]; reasons: string[][] } {
   return {
     policies: Object.entries(report.totals.policies).map(([name, t]) => [name, ...OUTCOMES.map((o) => String(t[o]))]),
-    reasons: Object.entries(report.totals.reasons)
-      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
-      .map(([reason, n]) => [reason, String(n)]),
+    reasons: Object.entries(report.totals.reasons).map(([reason, n]) => [reason, String(n)]),
   };
 }
 

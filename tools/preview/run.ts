@@ -191,6 +191,10 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
     totals.policies[row.policy][row.outcome]++;
     if (row.outcome === "skipped") totals.reasons[row.reason] = (totals.reasons[row.reason] ?? 0) + 1;
   }
+  // most frequent reason first, ties by name: the same order in every output
+  totals.reasons = Object.fromEntries(
+    Object.entries(totals.reasons).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0)),
+  );
   return {
     policiesFrom: loaded.from,
     policies: policies.map(({ policy }) => ({
