@@ -15,7 +15,7 @@ import { renderJson, renderMarkdown, renderText, summarizePatch } from "../tools
 import { preview, PreviewReport } from "../tools/preview/run";
 import { runPreview } from "../tools/preview/commands";
 import { selectorMatches } from "../tools/preview/subjects";
-import { deployObjects, listYaml, mixedObjects, pod, streamYaml } from "./helpers/preview-dump";
+import { deployObjects, listYaml, mixedObjects, pod, streamYaml } from "../tools/preview/sample-dump";
 import { ROOT } from "./helpers/host-guests";
 
 const POLICIES = path.join(ROOT, "policies");

@@ -1,6 +1,6 @@
-// Generated cluster dumps for the `cachewarden preview` tests: a small one that produces every
-// outcome and every skip reason lmcache-injector can reach from cluster objects, and a large one
-// for the scale check.
+// Generated cluster dumps for `cachewarden preview`: a small one that produces every outcome and
+// every skip reason lmcache-injector can reach from cluster objects (tests/preview.test.ts), and a
+// large one for the scale check of the benchmark (tools/bench/preview.ts).
 import * as yaml from "js-yaml";
 
 type Obj = Record<string, unknown>;
