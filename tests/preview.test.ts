@@ -15,7 +15,7 @@ import { renderJson, renderMarkdown, renderText, summarizePatch } from "../tools
 import { preview, PreviewReport } from "../tools/preview/run";
 import { runPreview } from "../tools/preview/commands";
 import { selectorMatches } from "../tools/preview/subjects";
-import { deployObjects, listYaml, mixedObjects, pod, streamYaml } from "../tools/preview/sample-dump";
+import { deployObjects, listYaml, mixedObjects, pod, readmeObjects, streamYaml } from "../tools/preview/sample-dump";
 import { ROOT } from "./helpers/host-guests";
 
 const POLICIES = path.join(ROOT, "policies");
@@ -325,6 +325,15 @@ describe("preview of a generated dump with the built policies", () => {
     const plain = renderText(report).split("\n");
     assert.ok(plain[plain.findIndex((l) => l.startsWith("  Pod/ghost ")) + 1].startsWith("  Pod/sidecar "));
   });
+});
+
+test("the README's example is the output of its dump", async () => {
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Before you enable"));
+  const example = /```text\n([\s\S]*?)```/.exec(section)![1];
+  const file = path.join(dir, "cluster.yaml");
+  fs.writeFileSync(file, listYaml(readmeObjects()));
+  assert.equal(renderText(await preview([file], { workers: 0 })), example);
 });
 
 describe("broken documents", () => {

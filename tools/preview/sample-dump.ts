@@ -150,3 +150,16 @@ export function deployObjects(): Obj[] {
     pod("team-d", "denied", { [ENGINE]: "cb" }, {}, INJECT),
   ];
 }
+
+/**
+ * The dump of the README's example ("Before you enable"): part of the mixed dump, where the
+ * footgun engine has no connection ConfigMap, as the operator never creates one for an invalid engine.
+ */
+export function readmeObjects(): Obj[] {
+  const keep = new Set(["cb", "cb-connection", "vllm-wired", "web", "plain", "ghost", "shell", "footgun", "blend"]);
+  return mixedObjects().filter(
+    (o) =>
+      keep.has(String((o.metadata as Obj).name)) &&
+      !(o.kind === "ConfigMap" && (o.metadata as Obj).name !== "cb-connection"),
+  );
+}
