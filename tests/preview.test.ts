@@ -407,11 +407,15 @@ const DEPLOY_TABLE = (
   from: string,
   problemSource: string,
 ): string => `Policies (${from}): cacheengine-validator, lmcache-injector, team-c/lmcache-injector, team-d/lmcache-injector
-Objects: 9, evaluations: 5, broken documents: 0
+Objects: 10, evaluations: 5, broken documents: 0
 
 Namespace kube-system
   OBJECT      POLICY            OUTCOME    REASON / MESSAGE                  PATCH
   Pod/system  lmcache-injector  untouched  not selected (namespaceSelector)
+
+Namespace kubewarden
+  OBJECT          POLICY            OUTCOME    REASON / MESSAGE                  PATCH
+  Pod/kubewarden  lmcache-injector  untouched  not selected (namespaceSelector)
 
 Namespace team-a
   OBJECT            POLICY                 OUTCOME    REASON / MESSAGE               PATCH
@@ -434,7 +438,7 @@ Namespace team-d
 Totals per policy
   POLICY                   WIRED  SKIPPED  REJECTED  UNTOUCHED
   cacheengine-validator        0        0         0          1
-  lmcache-injector             1        0         0          5
+  lmcache-injector             1        0         0          6
   team-c/lmcache-injector      1        1         0          0
   team-d/lmcache-injector      0        1         0          0
 

@@ -177,6 +177,25 @@ export function resolveModule(ref: string, modulesDir: string, baseDir: string):
   };
 }
 
+/** The namespace Kubewarden is installed in (its Helm charts' default). */
+export const KUBEWARDEN_NAMESPACE = "kubewarden";
+
+/**
+ * The namespaceSelector the Kubewarden controller writes for a ClusterAdmissionPolicy: unless
+ * `allowInsideAdmissionControllerNamespace`, Kubewarden's own namespace is excluded and only the
+ * `matchExpressions` of the policy's selector are kept (its `matchLabels` are dropped).
+ */
+function clusterNamespaceSelector(spec: Record<string, unknown>): LabelSelector | undefined {
+  const selector = readSelector(spec.namespaceSelector);
+  if (spec.allowInsideAdmissionControllerNamespace === true) return selector;
+  return {
+    matchExpressions: [
+      ...(selector?.matchExpressions ?? []),
+      { key: "kubernetes.io/metadata.name", operator: "NotIn", values: [KUBEWARDEN_NAMESPACE] },
+    ],
+  };
+}
+
 const POLICY_GROUP_KINDS = new Set(["ClusterAdmissionPolicyGroup", "AdmissionPolicyGroup"]);
 
 function renderedPolicy(
@@ -212,7 +231,7 @@ function renderedPolicy(
     settings: isObject(spec.settings) ? spec.settings : {},
     // an AdmissionPolicy cannot be granted any Kubernetes resource
     contextAwareResources: namespaced ? [] : metadataContextAwareResources(spec),
-    ...(namespaced ? {} : { namespaceSelector: readSelector(spec.namespaceSelector) }),
+    ...(namespaced ? {} : { namespaceSelector: clusterNamespaceSelector(spec) }),
     objectSelector: readSelector(spec.objectSelector),
     source,
   };

@@ -134,7 +134,8 @@ const INJECT = { "lmcache.ai/lmcache-inject": "true" };
 
 /**
  * Objects for the rendered-policies fixture (tests/fixtures/preview-policies): the cluster-wide
- * injector selects labelled pods outside team-c and team-d, where AdmissionPolicies take over;
+ * injector selects labelled pods outside kube-system, Kubewarden's namespace, team-c and team-d;
+ * in the last two AdmissionPolicies take over:
  * team-c's carries its own engine, team-d's has none and cannot look one up.
  */
 export function deployObjects(): Obj[] {
@@ -144,6 +145,7 @@ export function deployObjects(): Obj[] {
     pod("team-a", "labelled", { [ENGINE]: "cb" }, {}, INJECT),
     pod("team-a", "unlabelled", { [ENGINE]: "cb" }),
     pod("kube-system", "system", { [ENGINE]: "cb" }, {}, INJECT),
+    pod("kubewarden", "kubewarden", { [ENGINE]: "cb" }, {}, INJECT),
     workload("Deployment", "team-c", "chat", { [ENGINE]: "cb" }, INJECT),
     pod("team-c", "other", { [ENGINE]: "other" }, {}, INJECT),
     connection("team-d", "cb"),
