@@ -14,6 +14,10 @@ import { resolveModule } from "../tools/preview/policies";
 import { renderJson, renderMarkdown, renderText, summarizePatch } from "../tools/preview/report";
 import { preview, PreviewReport } from "../tools/preview/run";
 import { runPreview } from "../tools/preview/commands";
+import { evaluateMany } from "../tools/host/evaluate-pool";
+import { guestPayloads } from "../tools/host/evaluate";
+import { requestFromManifest } from "../tools/host/request";
+import { engine } from "../tools/preview/sample-dump";
 import { selectorMatches } from "../tools/preview/subjects";
 import { deployObjects, listYaml, mixedObjects, pod, readmeObjects, streamYaml } from "../tools/preview/sample-dump";
 import { ROOT } from "./helpers/host-guests";
@@ -517,6 +521,69 @@ describe("rendered Kubewarden policies (deploy/-style settings)", () => {
     );
     assert.ok(text.startsWith("## cachewarden preview\n"), text);
   });
+});
+
+describe("policy-server's post-processing", () => {
+  const policy = (name: string, extra: string): string => `---
+apiVersion: policies.kubewarden.io/v1
+kind: ClusterAdmissionPolicy
+metadata: {name: ${name}}
+spec:
+  module: ghcr.io/cachewarden/policies/lmcache-injector:v0.1.0
+  rules: [{apiGroups: [""], apiVersions: [v1], resources: [pods], operations: [CREATE]}]
+  contextAwareResources: [{apiVersion: v1, kind: ConfigMap}, {apiVersion: lmcache.lmcache.ai/v1alpha1, kind: LMCacheEngine}]
+${extra}
+`;
+
+  test("mutating: false turns a wiring into a rejection, spec.message replaces it, monitor leaves the pod untouched", async () => {
+    const file = path.join(dir, "post-processing.yaml");
+    fs.writeFileSync(
+      file,
+      policy("not-mutating", "  mutating: false") +
+        policy("custom-message", "  mutating: false\n  message: ask the platform team") +
+        policy("monitored", "  mutating: true\n  mode: monitor") +
+        policy("protecting", "  mutating: true"),
+    );
+    const dump = path.join(dir, "one-pod.yaml");
+    fs.writeFileSync(dump, listYaml(mixedObjects().slice(1, 4)));
+    const report = await preview([dump], { policies: file, workers: 0 });
+    assert.deepEqual(
+      report.rows.filter((r) => r.object === "Pod/vllm-wired").map((r) => [r.policy, r.outcome, r.message]),
+      [
+        ["custom-message", "rejected", "ask the platform team"],
+        ["monitored", "untouched", ""],
+        [
+          "not-mutating",
+          "rejected",
+          "Request rejected by policy clusterwide-not-mutating. The policy attempted to mutate the request, but it is currently configured to not allow mutations.",
+        ],
+        ["protecting", "wired", ""],
+      ],
+    );
+  });
+});
+
+test("the worker pool answers in job order across chunks and threads", async () => {
+  const module = fs.readFileSync(path.join(POLICIES, "cacheengine-validator", "annotated-policy.wasm"));
+  const names = Array.from({ length: 40 }, (_, i) => `engine-${i}`);
+  const jobs = names.map((name) => {
+    const request = requestFromManifest(
+      engine("ns", name, { payloadImage: { repository: "lmcache/vllm-openai" } }) as Record<string, unknown>,
+    );
+    return { policy: 0, request, payload: guestPayloads(request).validate };
+  });
+  const progress: number[] = [];
+  const results = await evaluateMany([{ moduleBytes: module, source: "cacheengine-validator", options: {} }], jobs, {
+    workers: 2,
+    chunkSize: 3,
+    onProgress: (done) => progress.push(done),
+  });
+  assert.deepEqual(
+    results.map((r) => /"([^"]+)" is invalid/.exec(r.response.status?.message ?? "")?.[1]),
+    names,
+  );
+  assert.equal(progress.length, 14); // one report per chunk of 3
+  assert.equal(progress[progress.length - 1], 40);
 });
 
 describe("--fail-on", () => {
