@@ -7,6 +7,7 @@ import { registerRun } from "./host/commands";
 import { registerExamples } from "./examples";
 import { registerBench } from "./bench/index";
 import { registerFuzz } from "./fuzz/index";
+import { registerPreview } from "./preview/commands";
 
 export class CliError extends Error {}
 
@@ -22,6 +23,7 @@ registerRun(program);
 registerExamples(program);
 registerBench(program);
 registerFuzz(program);
+registerPreview(program);
 
 program.parseAsync(process.argv).then(
   () => {
