@@ -1,4 +1,4 @@
-// cachewarden CLI: `run` mirrors `kwctl run`; `build`, `inspect`, `examples`, `bench`, `fuzz`.
+// cachewarden CLI: `run` mirrors `kwctl run`; `build`, `inspect`, `examples`, `bench`, `fuzz`, `push`, `pull`.
 // Each command lives in its own module and registers itself here. Errors are one clear line on
 // stderr and a non-zero exit, never a stack trace.
 import { Command, CommanderError } from "commander";
@@ -7,6 +7,7 @@ import { registerRun } from "./host/commands";
 import { registerExamples } from "./examples";
 import { registerBench } from "./bench/index";
 import { registerFuzz } from "./fuzz/index";
+import { registerOci } from "./oci/commands";
 
 export class CliError extends Error {}
 
@@ -22,6 +23,7 @@ registerRun(program);
 registerExamples(program);
 registerBench(program);
 registerFuzz(program);
+registerOci(program);
 
 program.parseAsync(process.argv).then(
   () => {
