@@ -18,6 +18,10 @@ build:
 push: build
 	$(CLI) publish $(if $(REGISTRY),--registry $(REGISTRY))
 
+## generate: rewrite policies/*/artifacthub-pkg.yml and deploy/ from policies/*/ (rerun after adding a policy)
+generate:
+	$(CLI) generate
+
 ## test: the whole suite (build, tsc, as-pect, node:test) ending in "<N> passed, <M> failed"
 test:
 	npm test
