@@ -6,12 +6,13 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import Ajv from "ajv";
+import { Command } from "commander";
 import * as yaml from "js-yaml";
 import { PolicyModule } from "../tools/host/guest";
 import { readPolicyMetadata } from "../tools/host/request";
 import { publishPlan } from "../tools/oci/commands";
 import { artifacthubFile, parseAuthors, sharedFields } from "../tools/publish/artifacthub";
-import { generatedFiles, staleFiles } from "../tools/publish/commands";
+import { generatedFiles, registerPublish, staleFiles } from "../tools/publish/commands";
 import { discoverPolicies } from "../tools/wasm/index";
 import { readMetadataYaml } from "../tools/wasm/metadata";
 
@@ -104,6 +105,17 @@ describe("Artifact Hub packages", () => {
     assert.equal(artifacthubFile(dir, sharedFields(ROOT), committed, later), committed);
     const changed = artifacthubFile(dir, { ...sharedFields(ROOT), keywords: ["extra"] }, committed, later);
     assert.equal((yaml.load(changed) as Obj).createdAt, "2031-01-02T03:04:05Z");
+  });
+
+  test("`cachewarden scaffold artifacthub <policy>` prints the committed package", async () => {
+    let stdout = "";
+    const program = new Command().exitOverride();
+    registerPublish(program, { write: (t: string) => (stdout += t) });
+    await program.parseAsync(["node", "cachewarden", "scaffold", "artifacthub", POLICIES[0]]);
+    assert.equal(stdout, fs.readFileSync(path.join(ROOT, "policies", POLICIES[0], "artifacthub-pkg.yml"), "utf8"));
+    await assert.rejects(program.parseAsync(["node", "cachewarden", "scaffold", "artifacthub", "nope"]), {
+      message: "policies/nope/metadata.yml not found",
+    });
   });
 
   test("authors: a list of `Name <mail>`; a malformed entry is named", () => {

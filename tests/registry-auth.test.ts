@@ -20,6 +20,7 @@ const MANIFEST = Buffer.from(
     layers: [{ mediaType: LAYER_MEDIA_TYPE, digest: sha256Digest(WASM), size: WASM.length }],
   }),
 );
+const IMAGE_LAYER = "application/vnd.oci.image.layer.v1.tar+gzip";
 const GOOD = `Basic ${Buffer.from("robot:s3cret").toString("base64")}`;
 let server: http.Server;
 let host = "";
@@ -47,6 +48,11 @@ before(async () => {
     if (url.pathname === "/v2/ns/p/manifests/v1") {
       res.writeHead(200, { "content-type": "application/vnd.oci.image.manifest.v1+json" });
       return res.end(MANIFEST);
+    }
+    if (url.pathname === "/v2/ns/image/manifests/v1") {
+      // a container image, not a policy
+      res.writeHead(200, { "content-type": "application/vnd.oci.image.manifest.v1+json" });
+      return res.end(JSON.stringify({ schemaVersion: 2, layers: [{ mediaType: IMAGE_LAYER, digest: "sha256:00" }] }));
     }
     if (url.pathname === `/v2/ns/p/blobs/${sha256Digest(WASM)}`) {
       res.writeHead(200);
@@ -100,4 +106,15 @@ test("Docker config: auth or username/password, keys with or without a scheme; a
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("pull refuses an artifact whose first layer is not a wasm policy", async () => {
+  await assert.rejects(
+    pullPolicy(parseReference(`registry://${host}/ns/image:v1`), {
+      credentials: { username: "robot", password: "s3cret" },
+    }),
+    {
+      message: `registry://${host}/ns/image:v1: not a Kubewarden policy (the first layer is ${IMAGE_LAYER}, expected ${LAYER_MEDIA_TYPE})`,
+    },
+  );
 });
