@@ -13,6 +13,7 @@ import * as yaml from "js-yaml";
 import { validateSettings } from "../tools/host/evaluate";
 import { PolicyModule } from "../tools/host/guest";
 import { registerPublish } from "../tools/publish/commands";
+import { readmeManifests } from "../tools/publish/deploy";
 import { discoverPolicies } from "../tools/wasm/index";
 import { readMetadataYaml } from "../tools/wasm/metadata";
 
@@ -137,14 +138,19 @@ describe("deploy/ holds every policy with its registration", () => {
       assert.equal(spec.mutating, m.mutating);
       assert.equal(spec.backgroundAudit, m.backgroundAudit !== false);
       assert.equal(asSet(spec.contextAwareResources), asSet(m.contextAwareResources));
-      if (m.mutating === true) {
-        // an injector must never block a pod: when the server is down the pod starts unwired
-        assert.equal(spec.failurePolicy, "Ignore");
-        assert.ok(
-          Object.keys(((spec.objectSelector as Obj | undefined)?.matchLabels as Obj | undefined) ?? {}).length > 0,
-          "an injector only sees pods that opt in with a label",
-        );
-      } else assert.ok(spec.failurePolicy === "Fail" || spec.failurePolicy === "Ignore");
+      // an injector must never block a pod: when the server is down the pod starts unwired
+      if (m.mutating === true) assert.equal(spec.failurePolicy, "Ignore");
+      else assert.ok(spec.failurePolicy === "Fail" || spec.failurePolicy === "Ignore");
+      // the registration the policy's README documents (opt-in label, namespaces, failure policy, settings)
+      const readme = readmeManifests(fs.readFileSync(path.join(ROOT, "policies", p, "README.md"), "utf8")).find(
+        (o) => o.kind === "ClusterAdmissionPolicy",
+      );
+      assert.ok(readme, `policies/${p}/README.md has no ClusterAdmissionPolicy`);
+      const documented = readme.spec as Obj;
+      for (const k of ["objectSelector", "namespaceSelector", "matchConditions"])
+        assert.equal(sortJson(spec[k]), sortJson(documented[k]), `${k} differs from the README`);
+      if (documented.failurePolicy !== undefined) assert.equal(spec.failurePolicy, documented.failurePolicy);
+      assert.deepEqual(spec.settings, documented.settings ?? {});
     });
   }
 
