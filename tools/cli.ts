@@ -1,4 +1,5 @@
-// cachewarden CLI: `run` mirrors `kwctl run`; `build`, `inspect`, `examples`, `bench`, `fuzz`.
+// cachewarden CLI: `run` mirrors `kwctl run`; `build`, `inspect`, `examples`, `bench`, `fuzz`, `push`, `pull`,
+// `publish`, `generate`, `scaffold`.
 // Each command lives in its own module and registers itself here. Errors are one clear line on
 // stderr and a non-zero exit, never a stack trace.
 import { Command, CommanderError } from "commander";
@@ -8,6 +9,8 @@ import { registerExamples } from "./examples";
 import { registerBench } from "./bench/index";
 import { registerFuzz } from "./fuzz/index";
 import { registerPreview } from "./preview/commands";
+import { registerOci } from "./oci/commands";
+import { registerPublish } from "./publish/commands";
 
 export class CliError extends Error {}
 
@@ -24,6 +27,8 @@ registerExamples(program);
 registerBench(program);
 registerFuzz(program);
 registerPreview(program);
+registerOci(program);
+registerPublish(program);
 
 program.parseAsync(process.argv).then(
   () => {
