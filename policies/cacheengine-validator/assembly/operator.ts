@@ -1,0 +1,266 @@
+// Rules 14–36 of docs/policies/cacheengine-validator.md#rules: the checks today's LMCache operator
+// runs only in its controller (`ValidateSpec`), plus the schema constraints on the IPC and PD fields
+// the injectors read, in the table's order after rule 13. Same conventions as rules.ts: each
+// container is read once, a wrong JSON type is reported in place of the first rule that reads it,
+// and the rules that need the unreadable value are skipped.
+import { JsonValue, Read } from "../../../assembly/json/index";
+import {
+  FieldErrorList,
+  Path,
+  required,
+  invalidString,
+  invalidRaw,
+  invalidJsonValue,
+  notSupportedString,
+  readObjectAt,
+  readStringAt,
+  readNumberAt,
+} from "../../../assembly/validate/index";
+import { readIntegerAt, integerInRange, readBoolAt } from "../../../assembly/validate/scalars";
+
+// ---- details as docs/policies/cacheengine-validator.md#rules lists them ----
+// @ts-ignore: decorator
+@lazy
+export const UNIT_INTERVAL_DETAIL = "must be in (0.0, 1.0]";
+// @ts-ignore: decorator
+@lazy
+export const GREATER_THAN_ZERO_DETAIL = "must be greater than 0";
+// @ts-ignore: decorator
+@lazy
+export const UNPRIVILEGED_PORT_DETAIL = "must be in [1024, 65535]";
+// @ts-ignore: decorator
+@lazy
+export const PARTIAL_BUCKET_DETAIL = "must be >= 1";
+// @ts-ignore: decorator
+@lazy
+export const L2_BACKEND_NONE_DETAIL = "exactly one of resp or raw must be set";
+// @ts-ignore: decorator
+@lazy
+export const L2_BACKEND_BOTH_DETAIL = "exactly one of resp or raw must be set, got multiple";
+// @ts-ignore: decorator
+@lazy
+export const NON_EMPTY_STRING_DETAIL = "must be a non-empty string";
+// @ts-ignore: decorator
+@lazy
+export const RESP_PORT_DETAIL = "must be in [1, 65535]";
+// @ts-ignore: decorator
+@lazy
+export const NON_EMPTY_DETAIL = "must be non-empty";
+// @ts-ignore: decorator
+@lazy
+export const SERDE_TYPE_DETAIL = "exactly one serde type must be set";
+// @ts-ignore: decorator
+@lazy
+export const SERDE_RAW_CONFLICT_DETAIL = "cannot be combined with a raw adapter that sets a 'serde' config key";
+// @ts-ignore: decorator
+@lazy
+export const COORDINATOR_BOTH_DETAIL = "exactly one of ref or url must be set, got both";
+// @ts-ignore: decorator
+@lazy
+export const COORDINATOR_NONE_DETAIL = "exactly one of ref or url must be set";
+
+const UNPRIVILEGED_PORT_MIN: i64 = 1024;
+const PORT_MAX: i64 = 65535;
+const RESP_PORT_MIN: i64 = 1;
+const PARTIAL_BUCKET_MIN: i64 = 1;
+
+/** The CRD's `gpuVendor` enum (the injectors take anything but `amd` as NVIDIA). */
+export function gpuVendors(): string[] {
+  return ["nvidia", "amd"];
+}
+
+/** The CRD's `pd.nixlLoadFailurePolicy` enum. */
+export function nixlLoadFailurePolicies(): string[] {
+  return ["fail", "ignore"];
+}
+
+/** Rules 14–36. `server` is `spec.server` when rule 1 already read it (CacheBlend), else null;
+ *  `blend` is `spec.blend` as rules 2–3 read it (null for LMCache, which has no rule 18). */
+export function operatorViolations(
+  isCacheBlend: bool,
+  spec: JsonValue | null,
+  specPath: Path,
+  server: Read<JsonValue | null> | null,
+  blend: Read<JsonValue | null> | null,
+  errs: FieldErrorList,
+): void {
+  const l1 = readObjectAt(spec, "l1", specPath, errs);
+  rejectNotPositive(l1.value, "sizeGB", specPath.child("l1"), errs); // 14
+  const eviction = readObjectAt(spec, "eviction", specPath, errs);
+  const evictionPath = specPath.child("eviction");
+  rejectOutsideUnitInterval(eviction.value, "triggerWatermark", evictionPath, errs); // 15
+  rejectOutsideUnitInterval(eviction.value, "evictionRatio", evictionPath, errs); // 16
+  const serverRead = server !== null ? server : readObjectAt(spec, "server", specPath, errs);
+  rejectIntegerOutside(
+    serverRead.value,
+    "port",
+    specPath.child("server"),
+    UNPRIVILEGED_PORT_MIN,
+    PORT_MAX,
+    UNPRIVILEGED_PORT_DETAIL,
+    errs,
+  ); // 17
+  if (isCacheBlend && blend !== null) {
+    rejectIntegerOutside(
+      blend.value,
+      "partialBucket",
+      specPath.child("blend"),
+      PARTIAL_BUCKET_MIN,
+      i64.MAX_VALUE,
+      PARTIAL_BUCKET_DETAIL,
+      errs,
+    ); // 18
+  }
+  const l2Backend = readObjectAt(spec, "l2Backend", specPath, errs).value;
+  if (l2Backend !== null) checkL2Backend(l2Backend, specPath.child("l2Backend"), errs); // 19–27
+  const coordinator = readObjectAt(spec, "coordinator", specPath, errs).value;
+  if (coordinator !== null) checkCoordinator(coordinator, specPath.child("coordinator"), errs); // 28–31
+  rejectUnsupportedString(spec, "gpuVendor", specPath, gpuVendors(), errs); // 32
+  readBoolAt(spec, "hostIPC", specPath, errs); // 33: the type error is the rule
+  if (!isCacheBlend) readBoolAt(spec, "isolatedIPC", specPath, errs); // 34
+  const pd = readObjectAt(spec, "pd", specPath, errs);
+  const pdPath = specPath.child("pd");
+  rejectIntegerOutside(
+    pd.value,
+    "nixlSideChannelPort",
+    pdPath,
+    UNPRIVILEGED_PORT_MIN,
+    PORT_MAX,
+    UNPRIVILEGED_PORT_DETAIL,
+    errs,
+  ); // 35
+  rejectUnsupportedString(pd.value, "nixlLoadFailurePolicy", pdPath, nixlLoadFailurePolicies(), errs); // 36
+}
+
+// 19–27, for a present `spec.l2Backend` object. The type errors of `resp` and `raw` take rule 19's
+// place (and skip rules 19–20, which need both); rule 20 does not stop rules 21–24.
+function checkL2Backend(l2: JsonValue, at: Path, errs: FieldErrorList): void {
+  const resp = readObjectAt(l2, "resp", at, errs);
+  const raw = readObjectAt(l2, "raw", at, errs);
+  if (!resp.invalid && !raw.invalid) {
+    if (!resp.ok && !raw.ok)
+      errs.add(required(at, L2_BACKEND_NONE_DETAIL)); // 19
+    else if (resp.ok && raw.ok) errs.add(invalidString(at, "", L2_BACKEND_BOTH_DETAIL)); // 20
+  }
+  const respNode = resp.value;
+  if (respNode !== null) {
+    const respPath = at.child("resp");
+    requireNonEmptyString(respNode, "host", respPath, NON_EMPTY_STRING_DETAIL, errs); // 21
+    checkRespPort(respNode, respPath, errs); // 22
+    const authSecretRef = readObjectAt(respNode, "authSecretRef", respPath, errs);
+    const ref = authSecretRef.value;
+    if (ref !== null) requireNonEmptyString(ref, "name", respPath.child("authSecretRef"), NON_EMPTY_DETAIL, errs); // 23
+  }
+  const rawNode = raw.value;
+  if (rawNode !== null) requireNonEmptyString(rawNode, "type", at.child("raw"), NON_EMPTY_STRING_DETAIL, errs); // 24
+
+  const serde = readObjectAt(l2, "serde", at, errs);
+  const serdeNode = serde.value; // null when absent, or when its type error took rule 25's place
+  const serdePath = at.child("serde");
+  if (serdeNode !== null) {
+    const aesgcm = readObjectAt(serdeNode, "aesgcm", serdePath, errs);
+    if (aesgcm.missing) errs.add(required(serdePath, SERDE_TYPE_DETAIL)); // 25
+    const aesgcmNode = aesgcm.value;
+    if (aesgcmNode !== null) {
+      const aesgcmPath = serdePath.child("aesgcm");
+      const masterKey = readObjectAt(aesgcmNode, "masterKeySecretRef", aesgcmPath, errs);
+      if (!masterKey.invalid) {
+        requireNonEmptyString(masterKey.value, "name", aesgcmPath.child("masterKeySecretRef"), NON_EMPTY_DETAIL, errs); // 26
+      }
+    }
+  }
+  // 27. `raw.config` is type-checked whenever `raw` is there (the controller decodes it as a map).
+  const config = readObjectAt(rawNode, "config", at.child("raw"), errs);
+  const configNode = config.value;
+  if (serdeNode !== null && configNode !== null && configNode.getPresent("serde") !== null) {
+    errs.add(invalidString(serdePath, "", SERDE_RAW_CONFLICT_DETAIL)); // 27
+  }
+}
+
+// 22. `resp.port` outside [1, 65535]; absent (or null) is the Go zero value and prints `0`.
+function checkRespPort(resp: JsonValue, at: Path, errs: FieldErrorList): void {
+  const port = readIntegerAt(resp, "port", at, errs);
+  if (port.invalid) return;
+  const node = port.value;
+  if (node === null) {
+    errs.add(invalidRaw(at.child("port"), "0", RESP_PORT_DETAIL));
+  } else if (!integerInRange(node, RESP_PORT_MIN, PORT_MAX)) {
+    errs.add(invalidJsonValue(at.child("port"), node, RESP_PORT_DETAIL));
+  }
+}
+
+// 28–31, for a present `spec.coordinator` object. `{ref: {}}` and `url: ""` count as unset; a type
+// error in `ref`, `ref.name` or `url` takes rule 28's place and skips 28–29.
+function checkCoordinator(coordinator: JsonValue, at: Path, errs: FieldErrorList): void {
+  const ref = readObjectAt(coordinator, "ref", at, errs);
+  const refName = readStringAt(ref.value, "name", at.child("ref"), errs);
+  const url = readStringAt(coordinator, "url", at, errs);
+  if (!ref.invalid && !refName.invalid && !url.invalid) {
+    const hasRef = refName.ok && refName.value.length > 0;
+    const hasUrl = url.ok && url.value.length > 0;
+    if (hasRef && hasUrl)
+      errs.add(invalidString(at, "", COORDINATOR_BOTH_DETAIL)); // 28
+    else if (!hasRef && !hasUrl) errs.add(required(at, COORDINATOR_NONE_DETAIL)); // 29
+  }
+  rejectNotPositive(coordinator, "heartbeatInterval", at, errs); // 30
+  rejectNotPositive(coordinator, "l2EventFlushInterval", at, errs); // 31
+}
+
+/** `parent.key` present and in (0, 1], compared as the controller's float64 (no tolerance; a
+ *  number beyond float64 range cannot be decoded there and is outside too). Rules 3, 15, 16. */
+export function rejectOutsideUnitInterval(parent: JsonValue | null, key: string, at: Path, errs: FieldErrorList): void {
+  const read = readNumberAt(parent, key, at, errs);
+  const node = read.value;
+  if (node === null) return;
+  const f = node.asF64();
+  if (!f.ok || f.value <= 0.0 || f.value > 1.0) errs.add(invalidJsonValue(at.child(key), node, UNIT_INTERVAL_DETAIL));
+}
+
+// Rules 14, 30, 31: `parent.key` present and ≤ 0 (a number beyond float64 range counts as outside,
+// as for rule 3).
+function rejectNotPositive(parent: JsonValue | null, key: string, at: Path, errs: FieldErrorList): void {
+  const read = readNumberAt(parent, key, at, errs);
+  const node = read.value;
+  if (node === null) return;
+  const f = node.asF64();
+  if (!f.ok || f.value <= 0.0) errs.add(invalidJsonValue(at.child(key), node, GREATER_THAN_ZERO_DETAIL));
+}
+
+// Rules 17, 18, 35: `parent.key` a whole number outside [lo, hi].
+function rejectIntegerOutside(
+  parent: JsonValue | null,
+  key: string,
+  at: Path,
+  lo: i64,
+  hi: i64,
+  detail: string,
+  errs: FieldErrorList,
+): void {
+  const read = readIntegerAt(parent, key, at, errs);
+  const node = read.value;
+  if (node !== null && !integerInRange(node, lo, hi)) errs.add(invalidJsonValue(at.child(key), node, detail));
+}
+
+// Rules 21, 23, 24, 26: `parent.key` absent, null or "" is Required.
+function requireNonEmptyString(
+  parent: JsonValue | null,
+  key: string,
+  at: Path,
+  detail: string,
+  errs: FieldErrorList,
+): void {
+  const read = readStringAt(parent, key, at, errs);
+  if (read.missing || (read.ok && read.value.length == 0)) errs.add(required(at.child(key), detail));
+}
+
+// Rules 32, 36: `parent.key` a string outside the enum ("" is present and outside).
+function rejectUnsupportedString(
+  parent: JsonValue | null,
+  key: string,
+  at: Path,
+  supported: string[],
+  errs: FieldErrorList,
+): void {
+  const read = readStringAt(parent, key, at, errs);
+  if (read.ok && !supported.includes(read.value)) errs.add(notSupportedString(at.child(key), read.value, supported));
+}
