@@ -15,6 +15,7 @@ import {
   readObjectAt,
   readStringAt,
   readNumberAt,
+  presentAt,
 } from "../../../assembly/validate/index";
 import { readIntegerAt, integerInRange, readBoolAt } from "../../../assembly/validate/scalars";
 
@@ -84,52 +85,75 @@ export function operatorViolations(
   blend: Read<JsonValue | null> | null,
   errs: FieldErrorList,
 ): void {
-  const l1 = readObjectAt(spec, "l1", specPath, errs);
-  rejectNotPositive(l1.value, "sizeGB", specPath.child("l1"), errs); // 14
-  const eviction = readObjectAt(spec, "eviction", specPath, errs);
-  const evictionPath = specPath.child("eviction");
-  rejectOutsideUnitInterval(eviction.value, "triggerWatermark", evictionPath, errs); // 15
-  rejectOutsideUnitInterval(eviction.value, "evictionRatio", evictionPath, errs); // 16
-  const serverRead = server !== null ? server : readObjectAt(spec, "server", specPath, errs);
-  rejectIntegerOutside(
-    serverRead.value,
-    "port",
-    specPath.child("server"),
-    UNPRIVILEGED_PORT_MIN,
-    PORT_MAX,
-    UNPRIVILEGED_PORT_DETAIL,
-    errs,
-  ); // 17
-  if (isCacheBlend && blend !== null) {
+  // Paths and reads are allocated only for members that are there: the runtime never frees, and a
+  // typical engine sets few of these fields (tools/bench/page-budget.json holds the pages).
+  const l1 = objectAt(spec, "l1", specPath, errs);
+  if (has(l1, "sizeGB")) rejectNotPositive(l1, "sizeGB", specPath.child("l1"), errs); // 14
+  const eviction = objectAt(spec, "eviction", specPath, errs);
+  if (has(eviction, "triggerWatermark") || has(eviction, "evictionRatio")) {
+    const evictionPath = specPath.child("eviction");
+    rejectOutsideUnitInterval(eviction, "triggerWatermark", evictionPath, errs); // 15
+    rejectOutsideUnitInterval(eviction, "evictionRatio", evictionPath, errs); // 16
+  }
+  const serverNode = server !== null ? server.value : objectAt(spec, "server", specPath, errs);
+  if (has(serverNode, "port")) {
+    const serverPath = specPath.child("server");
     rejectIntegerOutside(
-      blend.value,
+      serverNode,
+      "port",
+      serverPath,
+      UNPRIVILEGED_PORT_MIN,
+      PORT_MAX,
+      UNPRIVILEGED_PORT_DETAIL,
+      errs,
+    ); // 17
+  }
+  const blendNode = isCacheBlend && blend !== null ? blend.value : null;
+  if (has(blendNode, "partialBucket")) {
+    const blendPath = specPath.child("blend");
+    rejectIntegerOutside(
+      blendNode,
       "partialBucket",
-      specPath.child("blend"),
+      blendPath,
       PARTIAL_BUCKET_MIN,
       i64.MAX_VALUE,
       PARTIAL_BUCKET_DETAIL,
       errs,
     ); // 18
   }
-  const l2Backend = readObjectAt(spec, "l2Backend", specPath, errs).value;
+  const l2Backend = objectAt(spec, "l2Backend", specPath, errs);
   if (l2Backend !== null) checkL2Backend(l2Backend, specPath.child("l2Backend"), errs); // 19–27
-  const coordinator = readObjectAt(spec, "coordinator", specPath, errs).value;
+  const coordinator = objectAt(spec, "coordinator", specPath, errs);
   if (coordinator !== null) checkCoordinator(coordinator, specPath.child("coordinator"), errs); // 28–31
-  rejectUnsupportedString(spec, "gpuVendor", specPath, gpuVendors(), errs); // 32
-  readBoolAt(spec, "hostIPC", specPath, errs); // 33: the type error is the rule
-  if (!isCacheBlend) readBoolAt(spec, "isolatedIPC", specPath, errs); // 34
-  const pd = readObjectAt(spec, "pd", specPath, errs);
-  const pdPath = specPath.child("pd");
-  rejectIntegerOutside(
-    pd.value,
-    "nixlSideChannelPort",
-    pdPath,
-    UNPRIVILEGED_PORT_MIN,
-    PORT_MAX,
-    UNPRIVILEGED_PORT_DETAIL,
-    errs,
-  ); // 35
-  rejectUnsupportedString(pd.value, "nixlLoadFailurePolicy", pdPath, nixlLoadFailurePolicies(), errs); // 36
+  if (has(spec, "gpuVendor")) rejectUnsupportedString(spec, "gpuVendor", specPath, gpuVendors, errs); // 32
+  if (has(spec, "hostIPC")) readBoolAt(spec, "hostIPC", specPath, errs); // 33: the type error is the rule
+  if (!isCacheBlend && has(spec, "isolatedIPC")) readBoolAt(spec, "isolatedIPC", specPath, errs); // 34
+  const pd = objectAt(spec, "pd", specPath, errs);
+  if (pd !== null) {
+    const pdPath = specPath.child("pd");
+    rejectIntegerOutside(
+      pd,
+      "nixlSideChannelPort",
+      pdPath,
+      UNPRIVILEGED_PORT_MIN,
+      PORT_MAX,
+      UNPRIVILEGED_PORT_DETAIL,
+      errs,
+    ); // 35
+    rejectUnsupportedString(pd, "nixlLoadFailurePolicy", pdPath, nixlLoadFailurePolicies, errs); // 36
+  }
+}
+
+/** Whether `parent.key` is there (present and not null); allocates nothing. */
+function has(parent: JsonValue | null, key: string): bool {
+  return presentAt(parent, key) !== null;
+}
+
+/** `parent.key` as an object, null when absent or of the wrong type (then reported); an absent
+ *  member costs no allocation. */
+function objectAt(parent: JsonValue | null, key: string, at: Path, errs: FieldErrorList): JsonValue | null {
+  if (!has(parent, key)) return null;
+  return readObjectAt(parent, key, at, errs).value;
 }
 
 // 19–27, for a present `spec.l2Backend` object. The type errors of `resp` and `raw` take rule 19's
@@ -253,14 +277,17 @@ function requireNonEmptyString(
   if (read.missing || (read.ok && read.value.length == 0)) errs.add(required(at.child(key), detail));
 }
 
-// Rules 32, 36: `parent.key` a string outside the enum ("" is present and outside).
+// Rules 32, 36: `parent.key` a string outside the enum ("" is present and outside). The list is
+// built only when the field is there.
 function rejectUnsupportedString(
   parent: JsonValue | null,
   key: string,
   at: Path,
-  supported: string[],
+  enumeration: () => string[],
   errs: FieldErrorList,
 ): void {
   const read = readStringAt(parent, key, at, errs);
-  if (read.ok && !supported.includes(read.value)) errs.add(notSupportedString(at.child(key), read.value, supported));
+  if (!read.ok) return;
+  const supported = enumeration();
+  if (!supported.includes(read.value)) errs.add(notSupportedString(at.child(key), read.value, supported));
 }
