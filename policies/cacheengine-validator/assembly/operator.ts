@@ -15,6 +15,7 @@ import {
   readObjectAt,
   readStringAt,
   readNumberAt,
+  readInt32At,
   presentAt,
 } from "../../../assembly/validate/index";
 import { readIntegerAt, integerInRange, readBoolAt } from "../../../assembly/validate/scalars";
@@ -63,7 +64,7 @@ export const COORDINATOR_NONE_DETAIL = "exactly one of ref or url must be set";
 const UNPRIVILEGED_PORT_MIN: i64 = 1024;
 const PORT_MAX: i64 = 65535;
 const RESP_PORT_MIN: i64 = 1;
-const PARTIAL_BUCKET_MIN: i64 = 1;
+const PARTIAL_BUCKET_MIN: i32 = 1;
 
 /** The CRD's `gpuVendor` enum (the injectors take anything but `amd` as NVIDIA). */
 export function gpuVendors(): string[] {
@@ -109,18 +110,7 @@ export function operatorViolations(
     ); // 17
   }
   const blendNode = isCacheBlend && blend !== null ? blend.value : null;
-  if (has(blendNode, "partialBucket")) {
-    const blendPath = specPath.child("blend");
-    rejectIntegerOutside(
-      blendNode,
-      "partialBucket",
-      blendPath,
-      PARTIAL_BUCKET_MIN,
-      i64.MAX_VALUE,
-      PARTIAL_BUCKET_DETAIL,
-      errs,
-    ); // 18
-  }
+  if (has(blendNode, "partialBucket")) rejectPartialBucketBelowOne(blendNode, specPath.child("blend"), errs); // 18
   const l2Backend = objectAt(spec, "l2Backend", specPath, errs);
   if (l2Backend !== null) checkL2Backend(l2Backend, specPath.child("l2Backend"), errs); // 19–27
   const coordinator = objectAt(spec, "coordinator", specPath, errs);
@@ -154,6 +144,15 @@ function has(parent: JsonValue | null, key: string): bool {
 function objectAt(parent: JsonValue | null, key: string, at: Path, errs: FieldErrorList): JsonValue | null {
   if (!has(parent, key)) return null;
   return readObjectAt(parent, key, at, errs).value;
+}
+
+// 18. `blend.partialBucket` < 1. An int32 like its sibling `checkLayer` (rule 2), so a whole number
+// beyond int32 is `must be a 32-bit integer`, never "must be >= 1".
+function rejectPartialBucketBelowOne(blend: JsonValue | null, at: Path, errs: FieldErrorList): void {
+  const partialBucket = readInt32At(blend, "partialBucket", at, errs);
+  if (!partialBucket.ok || partialBucket.value >= PARTIAL_BUCKET_MIN) return;
+  const node = presentAt(blend, "partialBucket");
+  if (node !== null) errs.add(invalidJsonValue(at.child("partialBucket"), node, PARTIAL_BUCKET_DETAIL));
 }
 
 // 19–27, for a present `spec.l2Backend` object. The type errors of `resp` and `raw` take rule 19's
@@ -250,7 +249,7 @@ function rejectNotPositive(parent: JsonValue | null, key: string, at: Path, errs
   if (!f.ok || f.value <= 0.0) errs.add(invalidJsonValue(at.child(key), node, GREATER_THAN_ZERO_DETAIL));
 }
 
-// Rules 17, 18, 35: `parent.key` a whole number outside [lo, hi].
+// Rules 17 and 35: `parent.key` a whole number outside [lo, hi].
 function rejectIntegerOutside(
   parent: JsonValue | null,
   key: string,

@@ -198,6 +198,14 @@ describe("rule 18: blend.partialBucket >= 1 (CacheBlend)", () => {
     expect(partialBucket("2147483647")).toBe("");
     expect(partialBucket("1.0")).toBe("");
   });
+  it("beyond int32 is the 32-bit type error (as checkLayer), never a range message", () => {
+    expect(partialBucket("2147483648")).toBe(
+      "spec.blend.partialBucket: Invalid value: 2147483648: must be a 32-bit integer",
+    );
+    expect(partialBucket("99999999999999999999999")).toBe(
+      "spec.blend.partialBucket: Invalid value: 99999999999999999999999: must be a 32-bit integer",
+    );
+  });
   it("type errors; not checked on an LMCacheEngine", () => {
     expect(partialBucket("1.5")).toBe("spec.blend.partialBucket: Invalid value: 1.5: must be an integer");
     expect(partialBucket('"4"')).toBe('spec.blend.partialBucket: Invalid value: "4": must be an integer');
