@@ -866,6 +866,17 @@ add(
   reject(LM("spec.l2Backend.resp.authSecretRef.name: Required value: must be non-empty")),
 );
 add(
+  "cb-resp-auth-secret-ref-name-empty",
+  'CacheBlend resp.authSecretRef.name "" (rule 23)',
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.l2Backend = { resp: { host: "r", port: 6379, authSecretRef: { name: "" } } };
+    }),
+  ),
+  reject(CB("spec.l2Backend.resp.authSecretRef.name: Required value: must be non-empty")),
+);
+add(
   "lm-raw-type-empty",
   'raw.type "" (rule 24)',
   request(
@@ -1421,6 +1432,7 @@ const COVERS: Record<string, string> = {
   "lm-resp-host-empty-port-zero": "#rule-21, #rule-22, #aggregation",
   "cb-resp-port-absent": "#rule-22",
   "lm-resp-auth-secret-ref-without-name": "#rule-23",
+  "cb-resp-auth-secret-ref-name-empty": "#rule-23",
   "lm-raw-type-empty": "#rule-24",
   "lm-serde-without-type": "#rule-25",
   "cb-aesgcm-master-key-name-empty": "#rule-26",
