@@ -188,7 +188,7 @@ export function readNumberAt(
 }
 
 /** True for JSON number text without fraction or exponent (`-12`, `18446744073709551616`). */
-function isIntegerText(text: string): bool {
+export function isIntegerText(text: string): bool {
   if (text.length == 0) return false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
