@@ -322,7 +322,8 @@ export function wireDecision(prepared: Prepared): Decision {
   return decision;
 }
 
-/** §6.4: the injected guard; `kv-transfer-config-present` next to it, or the stale reason removed (D10). */
+/** Stamping (docs/policies/lmcache-injector.md#stamping): the injected guard, and
+ *  `kv-transfer-config-present` next to it or the stale reason removed (D10). */
 export function stampInjected(decision: Decision, keys: EngineKeys): void {
   const plan = decision.plan;
   plan.setAnnotation(keys.injectedAnnotation, INJECTED_VALUE);
