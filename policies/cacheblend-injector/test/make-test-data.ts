@@ -7,6 +7,7 @@
 // wiring (volume, init container, mount, PYTHONPATH, secrets, stamps) are done by `wire()` below.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { REALISTIC_POD_TEXT } from "../../lmcache-injector/test/realistic-pod";
 
 const OUT = path.resolve(__dirname, "..", "test_data");
 const POLICY = "cacheblend-injector";
@@ -922,6 +923,52 @@ injectCase(
   },
   { args: wiredArgs() },
 );
+
+// ---- the realistic pod (benchmark input): the lmcache-injector fixture opted in to CacheBlend instead
+{
+  const name = "realistic-full-injection";
+  const raw = REALISTIC_POD_TEXT.replace(
+    '"lmcache.ai/lmcache-engine": "cb"',
+    '"lmcache.ai/cacheblend-engine": "cb"',
+  ).replace('"lmcache.ai/lmcache-inject": "true"', '"lmcache.ai/cacheblend-inject": "true"');
+  if (raw === REALISTIC_POD_TEXT) throw new Error("the realistic pod's keys were not replaced");
+  const pod = JSON.parse(raw);
+  const reqText = `{"uid":"9b2f6c1e-7d4a-4e0b-8c3f-2a1d5e6f7a81","kind":{"group":"","version":"v1","kind":"Pod"},"resource":{"group":"","version":"v1","resource":"pods"},"name":"vllm-qwen-7b","namespace":"vllm-ns","operation":"CREATE","userInfo":{"username":"alice@example.com","groups":["system:authenticated"]},"object":${raw},"dryRun":false}\n`;
+  const req = put(`request_${name}.json`, reqText);
+  const exp = putJson(
+    `expected_${name}.json`,
+    wire(pod, {
+      args: wiredArgs(KV, [
+        "--model",
+        "Qwen/Qwen2.5-7B-Instruct",
+        "--port",
+        "8000",
+        "--gpu-memory-utilization",
+        "0.90",
+        "--max-model-len",
+        "32768",
+      ]),
+      secrets: ["cb-payload-pull"],
+    }),
+  );
+  addCase(
+    name,
+    {
+      description: "realistic 7 KB vLLM pod (benchmark input): full wiring with staging and a pull secret",
+      covers: "#wiring; #flags; #staging; benchmark input",
+      session: [engineFound({ ...ENGINE_INJECTION, imagePullSecrets: [{ name: "cb-payload-pull" }] }), cmFound()],
+    },
+    req,
+    {
+      allowed: true,
+      mutated: true,
+      object: exp,
+      warnings: [],
+      auditAnnotations: {},
+      annotations: { [K.injected]: "true", [K.skip]: null },
+    },
+  );
+}
 
 // ---- step 16
 skipCase(
