@@ -455,6 +455,19 @@ injectCase(
   { args: wiredArgs() },
 );
 injectCase(
+  "staging-prestaged",
+  podWith((p) => {
+    p.spec.volumes = [{ name: "cb-plugin", emptyDir: { medium: "Memory" } }];
+    p.spec.initContainers = [{ name: "cb-plugin-stage", image: "reg/own-plugin:1" }];
+  }),
+  {
+    description: "a volume and an init container with the staging names are kept, not duplicated",
+    covers: "#staging",
+    session: STANDARD,
+  },
+  { args: wiredArgs() },
+);
+injectCase(
   "hostipc-false-replaced",
   podWith((p) => {
     p.spec.hostIPC = false;
