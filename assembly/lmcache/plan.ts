@@ -149,7 +149,6 @@ export class Prepared {
   container: string = "";
   /** the target's args as they arrived */
   args: string[] = [];
-  ref: EngineRef = new EngineRef("", "");
   injection: EngineInjection = new EngineInjection();
   /** the connection value (ConfigMap text verbatim, or the inline engine's JSON text) */
   kvText: string = "";
@@ -202,7 +201,6 @@ export function prepareInjection<F>(
   }
 
   // 8–11. engine source, engine CR, connection ConfigMap, connection value
-  out.ref = ref;
   const end = resolveEngine<F>(request, lookups, keys, namespace, ref, rawEngine, out);
   if (end !== null) return end;
   const injection = out.injection;
