@@ -27,7 +27,7 @@ describe("hostile shapes", () => {
     assert.equal(growTo((n) => Buffer.alloc(3 * n), 1000).length, 1002);
   });
   test("every policy has shapes, each just above 1.5 MiB and valid JSON", () => {
-    for (const policy of ["cacheengine-validator", "lmcache-injector"]) {
+    for (const policy of ["cacheengine-validator", "lmcache-injector", "cacheblend-injector"]) {
       const shapes = hostileShapes(policy);
       assert.ok(shapes.length >= 9, policy);
       for (const s of shapes) {

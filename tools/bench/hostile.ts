@@ -41,6 +41,15 @@ export const KNOWN_OVER_BUDGET: readonly string[] = [
   "lmcache-injector/pull-secrets-annotation-150k",
   "lmcache-injector/bad-engine-reference",
   "lmcache-injector/unknown-container-name",
+  // the same shared paths as lmcache-injector's; args-50k is costlier here: each of the seven
+  // flags decodes the whole args list again
+  "cacheblend-injector/env-50k",
+  "cacheblend-injector/args-50k",
+  "cacheblend-injector/containers-50k-target-last",
+  "cacheblend-injector/volumes-50k",
+  "cacheblend-injector/pull-secrets-annotation-150k",
+  "cacheblend-injector/bad-engine-reference",
+  "cacheblend-injector/unknown-container-name",
 ];
 
 export interface HostileShape {
@@ -245,10 +254,61 @@ function lmcacheShapes(target: number): HostileShape[] {
   ];
 }
 
+function cacheblendShapes(target: number): HostileShape[] {
+  const dir = path.join(POLICIES_DIR, "cacheblend-injector", "test_data");
+  const base = readJson(path.join(dir, "request_settings-engine-qualified-key.json"));
+  const settings = readJson(path.join(dir, "settings_settings-engine-qualified-key.json"));
+  const p = "cacheblend-injector";
+  const s = (name: string, description: string, mutate: Mutator): HostileShape =>
+    shape(p, name, description, base, settings, mutate, target);
+  const vllm = (r: Json): Json => containersOf(r)[0];
+  return [
+    s("env-50k", "the target container has 50,000+ env entries (PYTHONPATH is looked for)", (r, n) => {
+      vllm(r).env = range(n, (i) => ({ name: `E_${i}`, value: "v" }));
+    }),
+    s("args-50k", "the target container has 50,000+ args (each of the seven flags scans them)", (r, n) => {
+      vllm(r).args = range(n, (i) => `--a${i}`);
+    }),
+    s("containers-50k-target-last", "50,000+ containers, the target last", (r, n) => {
+      const target = vllm(r);
+      annotationsOf(r)["lmcache.ai/cacheblend-container"] = "vllm";
+      specOf(r).containers = [...range(n, (i) => ({ name: `c${i}`, image: "busybox" })), target];
+    }),
+    s("volumes-50k", "50,000+ volumes (staging adds one)", (r, n) => {
+      specOf(r).volumes = range(n, (i) => ({ name: `v${i}`, emptyDir: {} }));
+    }),
+    s("annotations-130k", "the pod has 130,000+ annotations", (r, n) => {
+      const a = annotationsOf(r);
+      for (let i = 0; i < n; i++) a[`example.com/a${i}`] = "v";
+    }),
+    s("pull-secrets-annotation-150k", "the pull-secrets annotation lists 150,000+ names", (r, n) => {
+      annotationsOf(r)["lmcache.ai/cacheblend-image-pull-secrets"] = range(n, (i) => `s${i}`).join(",");
+    }),
+    s(
+      "bad-engine-reference",
+      "the engine annotation is a namespace and a long run of backslashes (echoed in the skip warning)",
+      (r, n) => {
+        annotationsOf(r)["lmcache.ai/cacheblend-engine"] = "vllm-ns/" + "\\".repeat(n);
+      },
+    ),
+    s(
+      "unknown-container-name",
+      "the container annotation names a missing container with a long run of quotes (echoed)",
+      (r, n) => {
+        annotationsOf(r)["lmcache.ai/cacheblend-container"] = '"'.repeat(n);
+      },
+    ),
+    s("long-groups", "userInfo.groups has 80,000+ items", (r, n) => {
+      obj(r.userInfo).groups = range(n, (i) => `group-${i}`);
+    }),
+  ];
+}
+
 /** Every hostile shape of `policy` (an empty list for a policy the suite does not know yet). */
 export function hostileShapes(policy: string, target = HOSTILE_REQUEST_BYTES): HostileShape[] {
   if (policy === "cacheengine-validator") return cacheengineShapes(target);
   if (policy === "lmcache-injector") return lmcacheShapes(target);
+  if (policy === "cacheblend-injector") return cacheblendShapes(target);
   return [];
 }
 
