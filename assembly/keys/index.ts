@@ -4,3 +4,4 @@ export * from "./lmcache";
 export * from "./reasons";
 export * from "./inferencecache";
 export * from "./messages";
+export * from "./operator";

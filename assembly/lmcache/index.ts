@@ -10,3 +10,5 @@ export * from "./pullsecrets";
 export * from "./payload";
 export * from "./plan";
 export * from "./respond";
+export * from "./generation";
+export * from "./ipc";

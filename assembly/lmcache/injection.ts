@@ -5,6 +5,7 @@
 import { i32ToDecimal } from "../util/decimal";
 import { JsonKind, JsonValue } from "../json/index";
 import { failure, Result, success } from "../util/result";
+import { EngineGeneration, readEngineGeneration } from "./generation";
 
 /** `injection.payloadImage` (ImageSpec). Absent or null strings read as "". */
 export class PayloadImage {
@@ -24,6 +25,8 @@ export class EngineInjection {
   targetContainer: string = "";
   /** CacheBlend only; "" when absent or not a string (treated as absent → eager) */
   cudagraph: string = "";
+  /** not part of `spec.injection`: the engine's generation fields, read next to it */
+  generation: EngineGeneration = new EngineGeneration();
 }
 
 /** The outcome of reading an injection object: `error` names the first wrongly typed field
@@ -117,5 +120,7 @@ export function readEngineCrInjection(engine: JsonValue): InjectionRead {
   const spec = engine.getPresent("spec");
   if (spec === null) return success<EngineInjection>(new EngineInjection());
   if (!spec.isObject()) return failed("spec");
-  return readEngineInjection(spec.get("injection"), "spec.injection");
+  const read = readEngineInjection(spec.get("injection"), "spec.injection");
+  read.value.generation = readEngineGeneration(spec);
+  return read;
 }

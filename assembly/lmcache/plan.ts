@@ -49,6 +49,7 @@ import { decidePayload, PayloadDecision, PayloadOutcome } from "./payload";
 import { resolveInjectedPullSecrets } from "./pullsecrets";
 import { findInlineEngine, InlineEngineRead, lookupsEnabled } from "./settings";
 import { resolveTargetContainer, TargetOutcome } from "./target";
+import { decideIpcMode, IpcPlan, planIpc } from "./ipc";
 import { isDns1123Label, isDns1123Subdomain } from "../validate/dns";
 import { trimGoSpace } from "../validate/chars";
 
@@ -74,6 +75,8 @@ export class Decision {
   userHasKV: bool = false;
   /** Wire only: the wired container's name */
   container: string = "";
+  /** Wire only: host shm, but the target mounts its own /dev/shm (warned) */
+  hiddenHostShm: bool = false;
 
   static pass(): Decision {
     return new Decision();
@@ -155,6 +158,8 @@ export class Prepared {
   payload: PayloadDecision = new PayloadDecision(PayloadOutcome.NoImage, "", "", "");
   /** resolved pull secrets; empty unless `payload.stages` */
   secrets: string[] = [];
+  /** the IPC wiring (docs/policies/lmcache-injector.md#ipc-modes) */
+  ipc: IpcPlan = new IpcPlan();
 
   /** the target already passes `--kv-transfer-config` in either form */
   get userHasKV(): bool {
@@ -250,6 +255,9 @@ export function prepareInjection<F>(
   }
   const args = containerArgs(container);
   if (args === null) return invalidRequest(containerPath(target.index) + ".args is not an array of strings");
+  const mode = decideIpcMode(request.settings, injection.generation, out.kvText, idof<F>() == idof<CacheBlendFlavor>());
+  const ipcShape = planIpc(pod, container, containerPath(target.index), mode, out.ipc);
+  if (ipcShape.length > 0) return invalidRequest(ipcShape);
 
   out.target = target.index;
   out.container = target.name;
@@ -317,6 +325,7 @@ export function wireDecision(prepared: Prepared): Decision {
   decision.kind = DecisionKind.Wire;
   decision.container = prepared.container;
   decision.userHasKV = prepared.userHasKV;
+  decision.hiddenHostShm = prepared.ipc.hiddenHostShm;
   return decision;
 }
 

@@ -7,6 +7,7 @@ import { applyEdits, checkAnnotations, Edit } from "../k8s/index";
 import {
   AUDIT_SKIP_REASON_KEY,
   detailInvalidRequest,
+  devShmHiddenWarning,
   EngineKeys,
   kvTransferConfigPresentWarning,
   REASON_INVALID_REQUEST,
@@ -31,6 +32,7 @@ export function respondInjection(decoded: DecodedRequest, decision: Decision, ke
   if (!applied.ok) return skipResponse(pod, REASON_INVALID_REQUEST, detailInvalidRequest(applied.error), keys);
   const response = mutate(pod);
   if (decision.userHasKV) response.withWarning(kvTransferConfigPresentWarning(keys.policyName, decision.container));
+  if (decision.hiddenHostShm) response.withWarning(devShmHiddenWarning(keys.policyName, decision.container));
   return response;
 }
 

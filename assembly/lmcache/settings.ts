@@ -15,8 +15,16 @@ import {
   isValidPullPolicy,
   RepositoryCheck,
 } from "./image";
-import { MUST_NOT_CONTAIN_WHITESPACE_DETAIL, UNKNOWN_FIELD_DETAIL } from "../keys/index";
+import {
+  gpuVendors,
+  MUST_NOT_CONTAIN_WHITESPACE_DETAIL,
+  PORT_MAX,
+  UNKNOWN_FIELD_DETAIL,
+  UNPRIVILEGED_PORT_MIN,
+} from "../keys/index";
 import { EngineInjection, InjectionRead, readEngineInjection, WRONG_TYPE } from "./injection";
+import { readEngineGeneration } from "./generation";
+import { ipcModeValues, SETTING_IPC_MODE } from "./ipc";
 
 /** Which injector the settings belong to; the shapes differ only in the engine key, `payloadImage` and `cudagraph`. */
 export enum InjectorFlavor {
@@ -62,6 +70,66 @@ export const CONTAINER_NAME_MESSAGE = "must be a valid container name (DNS-1123 
 
 // ---------------------------------------------------------------- validation
 
+/** `must be one of "a", "b"` */
+function oneOf(values: string[]): string {
+  return 'must be one of "' + values.join('", "') + '"';
+}
+
+/** An optional string member whose value must be one of `values`. */
+function checkEnumSetting(
+  node: JsonValue,
+  key: string,
+  values: string[],
+  errors: SettingsErrors,
+  prefix: string = "",
+): void {
+  const v = node.getPresent(key);
+  if (v === null) return;
+  const s = v.asString();
+  if (!s.ok || !values.includes(s.value)) errors.add(join(prefix, key), oneOf(values));
+}
+
+/** An integral number (`5600.0` too) in [1024, 65535], read from its text (no float parsing). */
+export function isIntegralPort(v: JsonValue): bool {
+  if (!v.isNumber()) return false;
+  const text = v.numberText();
+  let end = text.indexOf(".");
+  if (end < 0) end = text.length;
+  for (let i = end + 1; i < text.length; i++) if (text.charCodeAt(i) != 0x30) return false;
+  if (end == 0 || end > 5) return false;
+  let n: i32 = 0;
+  for (let i = 0; i < end; i++) {
+    const d = text.charCodeAt(i) - 0x30;
+    if (d < 0 || d > 9) return false;
+    n = n * 10 + d;
+  }
+  return n >= <i32>UNPRIVILEGED_PORT_MIN && n <= <i32>PORT_MAX;
+}
+
+/** The inline engine's current-operator fields (docs/policies/lmcache-injector.md#settings). */
+function validateCurrentEngineFields(
+  entry: JsonValue,
+  path: string,
+  flavor: InjectorFlavor,
+  errors: SettingsErrors,
+): void {
+  const flags = flavor == InjectorFlavor.LMCache ? ["hostIPC", "isolatedIPC"] : ["hostIPC"];
+  for (let i = 0; i < flags.length; i++) {
+    const v = entry.getPresent(flags[i]);
+    if (v !== null && !v.isBool()) errors.add(path + "." + flags[i], "must be a boolean");
+  }
+  checkEnumSetting(entry, "gpuVendor", gpuVendors(), errors, path);
+  const pd = entry.getPresent("pd");
+  if (pd === null) return;
+  if (!pd.isObject()) {
+    errors.add(path + ".pd", "must be an object");
+    return;
+  }
+  const port = pd.getPresent("nixlSideChannelPort");
+  if (port !== null && !isIntegralPort(port))
+    errors.add(path + ".pd.nixlSideChannelPort", "must be an integer in [1024, 65535]");
+}
+
 /** Collects `<path>: <detail>` texts in a fixed order (per object: unknown fields first, then the
  *  known fields in the order of docs/policies/lmcache-injector.md#settings-messages). */
 class SettingsErrors {
@@ -92,7 +160,7 @@ export function validateInjectorSettings(settings: JsonValue, flavor: InjectorFl
     errors.add("settings", "must be an object");
     return errors.items;
   }
-  reportUnknownFields(settings, [SETTING_LOOKUP, SETTING_ENGINES], "", errors);
+  reportUnknownFields(settings, [SETTING_LOOKUP, SETTING_ENGINES, SETTING_IPC_MODE], "", errors);
 
   let lookupDisabled = false;
   const lookup = settings.getPresent(SETTING_LOOKUP);
@@ -101,6 +169,7 @@ export function validateInjectorSettings(settings: JsonValue, flavor: InjectorFl
     if (!b.ok) errors.add(SETTING_LOOKUP, "must be a boolean");
     else lookupDisabled = !b.value;
   }
+  checkEnumSetting(settings, SETTING_IPC_MODE, ipcModeValues(flavor == InjectorFlavor.CacheBlend), errors);
 
   let noEngines = true;
   const engines = settings.getPresent(SETTING_ENGINES);
@@ -163,11 +232,14 @@ function validateEngineEntry(
     errors.add(path, "must be an object");
     return;
   }
-  reportUnknownFields(entry, [ENGINE_KV_TRANSFER_CONFIG, ENGINE_INJECTION], path, errors);
+  const known = [ENGINE_KV_TRANSFER_CONFIG, ENGINE_INJECTION, "hostIPC", "gpuVendor", "pd"];
+  if (flavor == InjectorFlavor.LMCache) known.push("isolatedIPC");
+  reportUnknownFields(entry, known, path, errors);
 
   const kv = entry.getPresent(ENGINE_KV_TRANSFER_CONFIG);
   if (kv === null) errors.add(path + "." + ENGINE_KV_TRANSFER_CONFIG, "required");
   else if (!kv.isObject()) errors.add(path + "." + ENGINE_KV_TRANSFER_CONFIG, "must be a JSON object");
+  validateCurrentEngineFields(entry, path, flavor, errors);
 
   const injectionPath = path + "." + ENGINE_INJECTION;
   const injection = entry.getPresent(ENGINE_INJECTION);
@@ -305,5 +377,6 @@ export function findInlineEngine(settings: JsonValue, key: string): InlineEngine
   if (kv === null) return new InlineEngineRead(null, path + "." + ENGINE_KV_TRANSFER_CONFIG + WRONG_TYPE);
   const injection: InjectionRead = readEngineInjection(entry.get(ENGINE_INJECTION), path + "." + ENGINE_INJECTION);
   if (!injection.ok) return new InlineEngineRead(null, injection.error);
+  injection.value.generation = readEngineGeneration(entry);
   return new InlineEngineRead(new InlineEngine(key, kv.rawText(), injection.value), "");
 }

@@ -17,6 +17,7 @@ import {
   KV_TRANSFER_CONFIG_FLAG,
 } from "../../../assembly/keys/index";
 import {
+  addIpcEdits,
   addStagingEdits,
   CacheBlendFlavor,
   Decision,
@@ -91,7 +92,7 @@ export function planCacheblendInjection(decoded: DecodedRequest, lookups: Kubern
   const decision = wireDecision(prepared);
   const target = prepared.target;
   const plan = decision.plan;
-  plan.setHostIPC();
+  addIpcEdits(plan, target, prepared.ipc);
   addStagingEdits(plan, target, keys, prepared.payload);
   addFlagEdits(plan, target, prepared.kvText, decision.userHasKV, prepared.injection.cudagraph);
   plan.mergePullSecrets(prepared.secrets);

@@ -19,6 +19,7 @@ import {
   presentAt,
 } from "../../../assembly/validate/index";
 import { readIntegerAt, integerInRange, readBoolAt } from "../../../assembly/validate/scalars";
+import { gpuVendors, nixlLoadFailurePolicies, PORT_MAX, UNPRIVILEGED_PORT_MIN } from "../../../assembly/keys/operator";
 
 // ---- details as docs/policies/cacheengine-validator.md#rules lists them ----
 // @ts-ignore: decorator
@@ -61,20 +62,8 @@ export const COORDINATOR_BOTH_DETAIL = "exactly one of ref or url must be set, g
 @lazy
 export const COORDINATOR_NONE_DETAIL = "exactly one of ref or url must be set";
 
-const UNPRIVILEGED_PORT_MIN: i64 = 1024;
-const PORT_MAX: i64 = 65535;
 const RESP_PORT_MIN: i64 = 1;
 const PARTIAL_BUCKET_MIN: i32 = 1;
-
-/** The CRD's `gpuVendor` enum (the injectors take anything but `amd` as NVIDIA). */
-export function gpuVendors(): string[] {
-  return ["nvidia", "amd"];
-}
-
-/** The CRD's `pd.nixlLoadFailurePolicy` enum. */
-export function nixlLoadFailurePolicies(): string[] {
-  return ["fail", "ignore"];
-}
 
 /** Rules 14–36. `server` is `spec.server` when rule 1 already read it (CacheBlend), else null;
  *  `blend` is `spec.blend` as rules 2–3 read it (null for LMCache, which has no rule 18). */

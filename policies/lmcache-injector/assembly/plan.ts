@@ -10,6 +10,7 @@ import {
   PYTHONHASHSEED_VALUE,
 } from "../../../assembly/keys/index";
 import {
+  addIpcEdits,
   addStagingEdits,
   Decision,
   LMCacheFlavor,
@@ -32,7 +33,7 @@ export function planLmcacheInjection(decoded: DecodedRequest, lookups: Kubernete
   const decision = wireDecision(prepared);
   const target = prepared.target;
   const plan = decision.plan;
-  plan.setHostIPC();
+  addIpcEdits(plan, target, prepared.ipc);
   if (!decision.userHasKV) plan.appendArgs(target, [KV_TRANSFER_CONFIG_FLAG, prepared.kvText]);
   plan.envSetIfAbsent(target, PYTHONHASHSEED_ENV, PYTHONHASHSEED_VALUE);
   if (prepared.payload.stages) {
