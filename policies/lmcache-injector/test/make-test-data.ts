@@ -101,6 +101,10 @@ interface Wiring {
   container?: number; // index of the target in spec.containers (default 0)
   kv?: string | null; // appended kv text; null = user has one (kv-transfer-config-present)
   staging?: Staging;
+  /** IPC wiring (docs/policies/lmcache-injector.md#ipc-modes): default hostIPC; "none" = guard held */
+  ipc?: "hostIPC" | "private" | "host" | "none";
+  /** success warnings after the kv-transfer-config-present one */
+  warnings?: string[];
 }
 
 /** The edits of a decided wiring (the test oracle). */
@@ -108,7 +112,14 @@ function wire(pod: J, w: Wiring = {}): J {
   const out = clone(pod);
   const spec = out.spec;
   const c = spec.containers[w.container ?? 0];
-  spec.hostIPC = true;
+  const ipc = w.ipc ?? "hostIPC";
+  if (ipc === "hostIPC") spec.hostIPC = true;
+  else if (ipc !== "none") {
+    const source =
+      ipc === "private" ? { emptyDir: { medium: "Memory" } } : { hostPath: { path: "/dev/shm", type: "Directory" } };
+    spec.volumes = [...(spec.volumes ?? []), { name: "lmcache-dev-shm", ...source }];
+    c.volumeMounts = [...(c.volumeMounts ?? []), { name: "lmcache-dev-shm", mountPath: "/dev/shm" }];
+  }
   const kv = w.kv === undefined ? KV : w.kv;
   if (kv !== null) c.args = [...(c.args ?? []), "--kv-transfer-config", kv];
   c.env = c.env ?? [];
@@ -183,8 +194,8 @@ const notFound = (apiVersion: string, kind: string, name: string, ns = NS) =>
   `Cannot find ${apiVersion}/${kind} named '${name}' inside of namespace 'Some("${ns}")'`;
 const SERVER_ERROR = `ApiError: Internal error occurred: etcdserver: request timed out: InternalError (ErrorResponse { status: "Failure", message: "Internal error occurred: etcdserver: request timed out", reason: "InternalError", code: 500 })`;
 
-function engineCr(injection?: J, name = "cb"): J {
-  const spec: J = { server: { port: 5555 }, l1: { sizeGB: 20 } };
+function engineCr(injection?: J, name = "cb", extra: J = {}): J {
+  const spec: J = { server: { port: 5555 }, l1: { sizeGB: 20 }, ...extra };
   if (injection !== undefined) spec.injection = injection;
   return {
     apiVersion: "lmcache.lmcache.ai/v1alpha1",
@@ -221,6 +232,11 @@ const engineFound = (injection?: J, name = "cb"): Exchange => ({
   namespace: NS,
   ok: true,
   text: JSON.stringify(engineCr(injection, name)),
+});
+/** An engine of today's operator: `extra` holds its generation fields (hostIPC, gpuVendor, ...). */
+const engineCurrent = (extra: J, injection?: J): Exchange => ({
+  ...engineFound(injection),
+  text: JSON.stringify(engineCr(injection, "cb", extra)),
 });
 const engineRaw = (text: string, ok = true): Exchange => ({
   apiVersion: "lmcache.lmcache.ai/v1alpha1",
@@ -361,7 +377,10 @@ function injectCase(name: string, pod: J, c: Common, w: Wiring = {}): void {
     allowed: true,
     mutated: true,
     object: exp,
-    warnings: userKv ? [kvPresentWarning(pod.spec.containers[w.container ?? 0].name)] : [],
+    warnings: [
+      ...(userKv ? [kvPresentWarning(pod.spec.containers[w.container ?? 0].name)] : []),
+      ...(w.warnings ?? []),
+    ],
     auditAnnotations: {},
     annotations: { [K.injected]: "true", [K.skip]: userKv ? "kv-transfer-config-present" : null },
   });
@@ -1408,6 +1427,303 @@ skipCase(
   "request could not be read: spec.volumes is not an array",
 );
 
+// ---- IPC modes of today's operator (docs/policies/lmcache-injector.md#ipc-modes)
+{
+  const shmWarning = `${POLICY}: container "vllm" mounts its own /dev/shm, hiding the host's; CUDA IPC may fail`;
+  const cur = (extra: J, injection?: J) => [engineCurrent(extra, injection), cmFound()];
+  const ipcCase = (
+    name: string,
+    description: string,
+    extra: J,
+    ipc: Wiring["ipc"],
+    pod: J = basicPod(),
+    w: Wiring = {},
+  ) =>
+    injectCase(
+      name,
+      pod,
+      { description, covers: "#which-lmcache-operator; #ipc-modes", session: cur(extra) },
+      { ipc, ...w },
+    );
+  ipcCase(
+    "ipc-nvidia-private-shm",
+    "current nvidia engine: private emptyDir Memory /dev/shm, no hostIPC",
+    { gpuVendor: "nvidia", hostIPC: false },
+    "private",
+  );
+  ipcCase("ipc-amd-host-shm", "current amd engine: hostPath /dev/shm", { gpuVendor: "amd", hostIPC: false }, "host");
+  ipcCase(
+    "ipc-amd-hostipc",
+    "current amd engine with hostIPC true: hostIPC, no volume",
+    { gpuVendor: "amd", hostIPC: true },
+    "hostIPC",
+  );
+  ipcCase(
+    "ipc-isolated-beats-hostipc",
+    "isolatedIPC true wins over hostIPC true: private shm",
+    { isolatedIPC: true, hostIPC: true },
+    "private",
+  );
+  ipcCase(
+    "ipc-isolated-false",
+    "isolatedIPC false, hostIPC false: host shm",
+    { isolatedIPC: false, hostIPC: false },
+    "host",
+  );
+  ipcCase(
+    "ipc-isolated-not-boolean",
+    'isolatedIPC "yes" is absent: nvidia default, private shm',
+    { isolatedIPC: "yes" },
+    "private",
+  );
+  ipcCase(
+    "ipc-gpu-vendor-uppercase",
+    "gpuVendor AMD is not amd: nvidia path, private shm",
+    { gpuVendor: "AMD" },
+    "private",
+  );
+  ipcCase(
+    "ipc-hostipc-not-boolean",
+    'engine hostIPC "true" is absent: nvidia, private shm',
+    { hostIPC: "true" },
+    "private",
+  );
+  ipcCase("ipc-pd-only-current", "an engine with only pd {} is current: private shm", { pd: {} }, "private");
+  ipcCase(
+    "ipc-pod-already-hostipc",
+    "current engine, pod already hostIPC true: nothing IPC-related added",
+    { gpuVendor: "nvidia" },
+    "none",
+    podWith((p) => {
+      p.spec.hostIPC = true;
+    }),
+  );
+  const dshm = (path = "/dev/shm") =>
+    podWith((p) => {
+      p.spec.volumes = [{ name: "dshm", emptyDir: { medium: "Memory" } }];
+      p.spec.containers[0].volumeMounts = [{ name: "dshm", mountPath: path }];
+    });
+  ipcCase(
+    "ipc-own-dshm-private",
+    "nvidia engine, target mounts its own dshm at /dev/shm: nothing added, no warning",
+    { gpuVendor: "nvidia" },
+    "none",
+    dshm(),
+  );
+  ipcCase(
+    "ipc-own-dshm-slash",
+    "nvidia engine, target mounts dshm at /dev/shm/: nothing added",
+    { gpuVendor: "nvidia" },
+    "none",
+    dshm("/dev/shm/"),
+  );
+  ipcCase(
+    "ipc-own-dshm-host-warning",
+    "amd engine, target mounts its own dshm emptyDir: nothing added, the /dev/shm warning",
+    { gpuVendor: "amd" },
+    "none",
+    dshm(),
+    { warnings: [shmWarning] },
+  );
+  ipcCase(
+    "ipc-own-host-shm-no-warning",
+    "amd engine, target already mounts a hostPath /dev/shm: nothing added, no warning",
+    { gpuVendor: "amd" },
+    "none",
+    podWith((p) => {
+      p.spec.volumes = [{ name: "shm", hostPath: { path: "/dev/shm" } }];
+      p.spec.containers[0].volumeMounts = [{ name: "shm", mountPath: "/dev/shm" }];
+    }),
+  );
+  ipcCase(
+    "ipc-init-container-shm-ignored",
+    "an init container's /dev/shm mount does not count: private shm added",
+    { gpuVendor: "nvidia" },
+    "private",
+    podWith((p) => {
+      p.spec.initContainers = [
+        { name: "init", image: "busybox:1.36", volumeMounts: [{ name: "x", mountPath: "/dev/shm" }] },
+      ];
+      p.spec.volumes = [{ name: "x", emptyDir: {} }];
+    }),
+  );
+  ipcCase(
+    "ipc-volume-name-taken",
+    "current engine, pod has a volume named lmcache-dev-shm: nothing IPC-related added",
+    { gpuVendor: "nvidia" },
+    "none",
+    podWith((p) => {
+      p.spec.volumes = [{ name: "lmcache-dev-shm", emptyDir: {} }];
+    }),
+  );
+  ipcCase(
+    "ipc-hostipc-false-kept",
+    "pod hostIPC false with a current nvidia engine: stays false, private shm",
+    { gpuVendor: "nvidia" },
+    "private",
+    podWith((p) => {
+      p.spec.hostIPC = false;
+    }),
+  );
+  injectCase(
+    "ipc-private-shm-staging",
+    podWith(() => {}),
+    {
+      description: "private shm volume and mount come before the staging volume and mount",
+      covers: "#ipc-modes; #staging",
+      session: cur({ gpuVendor: "nvidia" }, STAGING_INJECTION),
+    },
+    { ipc: "private", staging: { ref: STAGING_REF, secrets: ["lmcache-payload-pull"] } },
+  );
+  injectCase(
+    "ipc-legacy-engine",
+    basicPod(),
+    {
+      description: "legacy engine (no IPC fields): hostIPC true",
+      covers: "#which-lmcache-operator",
+      session: STANDARD,
+    },
+    { ipc: "hostIPC" },
+  );
+  const isolatedKv = JSON.stringify({
+    kv_connector: "LMCacheMPConnector",
+    kv_connector_extra_config: { "lmcache.mp.host": "tcp://cb", "lmcache.mp.isolated_ipc": true },
+    kv_role: "kv_both",
+  });
+  injectCase(
+    "ipc-connection-only-isolated",
+    basicPod(),
+    {
+      description: "no LMCacheEngine, connection config says lmcache.mp.isolated_ipc true: private shm",
+      covers: "#ipc-modes",
+      session: [engineMissing(), cmFound({ "kv-transfer-config.json": isolatedKv })],
+    },
+    { ipc: "private", kv: isolatedKv },
+  );
+  const isolatedString = isolatedKv.replace("true", '"true"');
+  injectCase(
+    "ipc-connection-isolated-string",
+    basicPod(),
+    {
+      description: 'lmcache.mp.isolated_ipc "true" (a string) is not isolated: hostIPC',
+      covers: "#ipc-modes",
+      session: [engineMissing(), cmFound({ "kv-transfer-config.json": isolatedString })],
+    },
+    { ipc: "hostIPC", kv: isolatedString },
+  );
+  const mode = (m: string) => putJson(`settings_ipc-mode-${m}.json`, { ipcMode: m });
+  injectCase(
+    "ipc-mode-hostshm-current",
+    basicPod(),
+    {
+      description: "ipcMode hostShm with a current nvidia engine: host shm",
+      covers: "#ipc-modes",
+      settings: mode("hostShm"),
+      session: cur({ gpuVendor: "nvidia" }),
+    },
+    { ipc: "host" },
+  );
+  injectCase(
+    "ipc-mode-isolated-legacy",
+    basicPod(),
+    {
+      description: "ipcMode isolated with a legacy engine: private shm",
+      covers: "#ipc-modes",
+      settings: mode("isolated"),
+      session: STANDARD,
+    },
+    { ipc: "private" },
+  );
+  injectCase(
+    "ipc-mode-hostipc-current",
+    basicPod(),
+    {
+      description: "ipcMode hostIPC with a current nvidia engine: hostIPC",
+      covers: "#ipc-modes",
+      settings: mode("hostIPC"),
+      session: cur({ gpuVendor: "nvidia" }),
+    },
+    { ipc: "hostIPC" },
+  );
+  injectCase(
+    "ipc-mode-auto",
+    basicPod(),
+    {
+      description: "ipcMode auto: the engine decides (legacy: hostIPC)",
+      covers: "#ipc-modes",
+      settings: mode("auto"),
+      session: STANDARD,
+    },
+    { ipc: "hostIPC" },
+  );
+  injectCase(
+    "ipc-inline-nvidia",
+    basicPod(),
+    {
+      description: "inline engine {kvTransferConfig, gpuVendor: nvidia} with lookup false: private shm",
+      covers: "#which-lmcache-operator; #settings",
+      settings: putJson("settings_ipc-inline-nvidia.json", {
+        lookup: false,
+        engines: { cb: { kvTransferConfig: { kv_connector: "LMCacheMPConnector" }, gpuVendor: "nvidia" } },
+      }),
+      session: [],
+    },
+    { ipc: "private", kv: '{"kv_connector":"LMCacheMPConnector"}' },
+  );
+  const badPod = (mut: (p: J) => void) => podWith(mut);
+  skipCase(
+    "ipc-pod-hostipc-not-boolean",
+    badPod((p) => {
+      p.spec.hostIPC = "yes";
+    }),
+    {
+      description: "shm mode reads spec.hostIPC: a string is invalid-request",
+      covers: "#ipc-modes",
+      session: cur({ gpuVendor: "nvidia" }),
+    },
+    "invalid-request",
+    "request could not be read: spec.hostIPC is not a boolean",
+  );
+  skipCase(
+    "ipc-volumes-not-array",
+    badPod((p) => {
+      p.spec.volumes = {};
+    }),
+    {
+      description: "shm mode reads spec.volumes: an object is invalid-request",
+      covers: "#ipc-modes",
+      session: cur({ gpuVendor: "nvidia" }),
+    },
+    "invalid-request",
+    "request could not be read: spec.volumes is not an array",
+  );
+  skipCase(
+    "ipc-mount-path-not-string",
+    badPod((p) => {
+      p.spec.containers[0].volumeMounts = [{ name: "dshm", mountPath: 5 }];
+    }),
+    {
+      description: "shm mode reads the target's mountPath: a number is invalid-request",
+      covers: "#ipc-modes",
+      session: cur({ gpuVendor: "nvidia" }),
+    },
+    "invalid-request",
+    "request could not be read: spec.containers[0].volumeMounts[0].mountPath is not a string",
+  );
+  injectCase(
+    "ipc-legacy-hostipc-not-boolean",
+    badPod((p) => {
+      p.spec.hostIPC = "yes";
+    }),
+    {
+      description: "legacy engine: spec.hostIPC is replaced as before (host IPC mode reads nothing)",
+      covers: "#which-lmcache-operator",
+      session: STANDARD,
+    },
+    { ipc: "hostIPC" },
+  );
+}
+
 // ---- realistic pod (benchmark input) and cluster-object cases
 {
   const name = "full-injection";
@@ -1643,6 +1959,67 @@ settingsCase(
   { lookup: false, engines: {} },
   false,
   "lookup: lookups are disabled and settings.engines is empty, so the policy can never inject",
+);
+
+settingsCase(
+  "settings-ipc-mode-invalid",
+  "ipcMode outside the values",
+  "#settings",
+  { ipcMode: "host" },
+  false,
+  'ipcMode: must be one of "auto", "isolated", "hostIPC", "hostShm"',
+);
+settingsCase("settings-ipc-mode-isolated", "ipcMode isolated is accepted", "#settings", { ipcMode: "isolated" }, true);
+settingsCase(
+  "settings-cacheblend-args-unknown",
+  "cacheblendArgs is a cacheblend-injector setting",
+  "#settings",
+  { cacheblendArgs: "current" },
+  false,
+  "cacheblendArgs: unknown field",
+);
+settingsCase(
+  "settings-inline-current-fields-valid",
+  "inline engine with every current-operator field, port at both bounds' edges",
+  "#settings",
+  {
+    engines: {
+      a: {
+        kvTransferConfig: {},
+        hostIPC: false,
+        isolatedIPC: true,
+        gpuVendor: "amd",
+        pd: { nixlSideChannelPort: 1024 },
+      },
+      b: { kvTransferConfig: {}, gpuVendor: "nvidia", pd: { nixlSideChannelPort: 65535 } },
+      c: { kvTransferConfig: {}, pd: { nixlSideChannelPort: 5600.0 } },
+      d: { kvTransferConfig: {}, pd: {} },
+    },
+  },
+  true,
+);
+settingsCase(
+  "settings-inline-current-fields-invalid",
+  "inline engine current-operator fields with wrong values",
+  "#settings",
+  {
+    engines: {
+      a: { kvTransferConfig: {}, hostIPC: "no", isolatedIPC: 1, gpuVendor: "intel", pd: { nixlSideChannelPort: 1023 } },
+      b: { kvTransferConfig: {}, pd: { nixlSideChannelPort: 65536 } },
+      c: { kvTransferConfig: {}, pd: { nixlSideChannelPort: 5600.5 } },
+      d: { kvTransferConfig: {}, pd: [] },
+    },
+  },
+  false,
+  [
+    "engines[a].hostIPC: must be a boolean",
+    "engines[a].isolatedIPC: must be a boolean",
+    'engines[a].gpuVendor: must be one of "nvidia", "amd"',
+    "engines[a].pd.nixlSideChannelPort: must be an integer in [1024, 65535]",
+    "engines[b].pd.nixlSideChannelPort: must be an integer in [1024, 65535]",
+    "engines[c].pd.nixlSideChannelPort: must be an integer in [1024, 65535]",
+    "engines[d].pd: must be an object",
+  ].join("; "),
 );
 
 // ---------------------------------------------------------------- write
