@@ -46,6 +46,10 @@ export const ENGINE_KV_TRANSFER_CONFIG = "kvTransferConfig";
 // @ts-ignore: decorator
 @lazy
 export const ENGINE_INJECTION = "injection";
+/** cacheblend-injector only: which CacheBlend flag set (docs/policies/cacheblend-injector.md#flags) */
+// @ts-ignore: decorator
+@lazy
+export const SETTING_CACHEBLEND_ARGS = "cacheblendArgs";
 
 // @ts-ignore: decorator
 @lazy
@@ -160,7 +164,9 @@ export function validateInjectorSettings(settings: JsonValue, flavor: InjectorFl
     errors.add("settings", "must be an object");
     return errors.items;
   }
-  reportUnknownFields(settings, [SETTING_LOOKUP, SETTING_ENGINES, SETTING_IPC_MODE], "", errors);
+  const topLevel = [SETTING_LOOKUP, SETTING_ENGINES, SETTING_IPC_MODE];
+  if (flavor == InjectorFlavor.CacheBlend) topLevel.push(SETTING_CACHEBLEND_ARGS);
+  reportUnknownFields(settings, topLevel, "", errors);
 
   let lookupDisabled = false;
   const lookup = settings.getPresent(SETTING_LOOKUP);
@@ -170,6 +176,8 @@ export function validateInjectorSettings(settings: JsonValue, flavor: InjectorFl
     else lookupDisabled = !b.value;
   }
   checkEnumSetting(settings, SETTING_IPC_MODE, ipcModeValues(flavor == InjectorFlavor.CacheBlend), errors);
+  if (flavor == InjectorFlavor.CacheBlend)
+    checkEnumSetting(settings, SETTING_CACHEBLEND_ARGS, ["auto", "current", "legacy"], errors);
 
   let noEngines = true;
   const engines = settings.getPresent(SETTING_ENGINES);

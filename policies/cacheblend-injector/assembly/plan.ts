@@ -5,6 +5,7 @@
 // staging, the flag set, pull secrets, stamps. It never edits the pod.
 import { DecodedRequest, KubernetesLookups } from "../../../assembly/kubewarden/index";
 import { Plan } from "../../../assembly/k8s/index";
+import { JsonValue } from "../../../assembly/json/index";
 import {
   CACHEBLEND_FLAG_ATTENTION_BACKEND,
   CACHEBLEND_FLAG_BLOCK_SIZE,
@@ -20,6 +21,7 @@ import {
   addIpcEdits,
   addStagingEdits,
   CacheBlendFlavor,
+  SETTING_CACHEBLEND_ARGS,
   Decision,
   Prepared,
   prepareInjection,
@@ -66,15 +68,31 @@ export function cudagraphAction(cudagraph: string): CudagraphAction {
   return CudagraphAction.EnforceEager;
 }
 
+/** Today's flag set (docs/policies/cacheblend-injector.md#flags): `cacheblendArgs` when it is
+ *  `current` or `legacy`, else the engine's generation. */
+export function usesCurrentFlags(settings: JsonValue, currentEngine: bool): bool {
+  if (settings.stringEquals(SETTING_CACHEBLEND_ARGS, "current")) return true;
+  if (settings.stringEquals(SETTING_CACHEBLEND_ARGS, "legacy")) return false;
+  return currentEngine;
+}
+
 /** The flag set, in its order, as edits on container `target` (applied one after another, so each
- *  sees the args the previous one left). The kv flag only when the user has none. */
-export function addFlagEdits(plan: Plan, target: i32, kvText: string, userHasKV: bool, cudagraph: string): void {
-  plan.applyArg(target, CACHEBLEND_FLAG_ATTENTION_BACKEND, ATTENTION_BACKEND_CUSTOM);
+ *  sees the args the previous one left). The kv flag only when the user has none. Today's set
+ *  drops `--attention-backend`, `--block-size` and `--no-async-scheduling`. */
+export function addFlagEdits(
+  plan: Plan,
+  target: i32,
+  kvText: string,
+  userHasKV: bool,
+  cudagraph: string,
+  current: bool = false,
+): void {
+  if (!current) plan.applyArg(target, CACHEBLEND_FLAG_ATTENTION_BACKEND, ATTENTION_BACKEND_CUSTOM);
   if (!userHasKV) plan.applyArg(target, KV_TRANSFER_CONFIG_FLAG, kvText);
   plan.applyBareFlag(target, CACHEBLEND_FLAG_NO_CHUNKED_PREFILL);
-  plan.applyArg(target, CACHEBLEND_FLAG_BLOCK_SIZE, BLOCK_SIZE);
+  if (!current) plan.applyArg(target, CACHEBLEND_FLAG_BLOCK_SIZE, BLOCK_SIZE);
   plan.applyArg(target, CACHEBLEND_FLAG_PIPELINE_PARALLEL_SIZE, PIPELINE_PARALLEL_SIZE);
-  plan.applyBareFlag(target, CACHEBLEND_FLAG_NO_ASYNC_SCHEDULING);
+  if (!current) plan.applyBareFlag(target, CACHEBLEND_FLAG_NO_ASYNC_SCHEDULING);
   const action = cudagraphAction(cudagraph);
   if (action == CudagraphAction.EnforceEager) plan.applyBareFlag(target, CACHEBLEND_FLAG_ENFORCE_EAGER);
   else if (action == CudagraphAction.FullDecodeOnly)
@@ -94,7 +112,9 @@ export function planCacheblendInjection(decoded: DecodedRequest, lookups: Kubern
   const plan = decision.plan;
   addIpcEdits(plan, target, prepared.ipc);
   addStagingEdits(plan, target, keys, prepared.payload);
-  addFlagEdits(plan, target, prepared.kvText, decision.userHasKV, prepared.injection.cudagraph);
+  const injection = prepared.injection;
+  const current = usesCurrentFlags(decoded.request!.settings, injection.generation.current);
+  addFlagEdits(plan, target, prepared.kvText, decision.userHasKV, injection.cudagraph, current);
   plan.mergePullSecrets(prepared.secrets);
   stampInjected(decision, keys);
   return decision;

@@ -61,6 +61,17 @@ const wiredArgs = (kv: string = KV, prefix: string[] = ["--model", "m"]) => [
   "--enforce-eager",
 ];
 
+/** Today's flag set: no --attention-backend, --block-size or --no-async-scheduling. */
+const currentArgs = (kv: string = KV, prefix: string[] = ["--model", "m"]) => [
+  ...prefix,
+  "--kv-transfer-config",
+  kv,
+  "--no-enable-chunked-prefill",
+  "--pipeline-parallel-size",
+  "1",
+  "--enforce-eager",
+];
+
 const skipWarning = (reason: string, detail: string) => `${POLICY}: injection skipped (${reason}): ${detail}`;
 const kvPresentWarning = (c: string) =>
   `${POLICY}: kv-transfer-config-present: container "${c}" already sets --kv-transfer-config; the engine connection config was not injected`;
@@ -117,6 +128,10 @@ interface Wiring {
   /** user already had --kv-transfer-config (kv-transfer-config-present) */
   userKv?: boolean;
   secrets?: string[];
+  /** IPC wiring: default hostIPC; "none" = a guard held (docs/policies/cacheblend-injector.md#ipc-modes) */
+  ipc?: "hostIPC" | "host" | "none";
+  /** success warnings after the kv-transfer-config-present one */
+  warnings?: string[];
 }
 
 /** The staging and stamping edits of a decided wiring (the test oracle); args are given whole. */
@@ -124,7 +139,15 @@ function wire(pod: J, w: Wiring): J {
   const out = clone(pod);
   const spec = out.spec;
   const c = spec.containers[w.container ?? 0];
-  spec.hostIPC = true;
+  const ipc = w.ipc ?? "hostIPC";
+  if (ipc === "hostIPC") spec.hostIPC = true;
+  else if (ipc === "host") {
+    spec.volumes = [
+      ...(spec.volumes ?? []),
+      { name: "lmcache-dev-shm", hostPath: { path: "/dev/shm", type: "Directory" } },
+    ];
+    c.volumeMounts = [...(c.volumeMounts ?? []), { name: "lmcache-dev-shm", mountPath: "/dev/shm" }];
+  }
   spec.volumes = spec.volumes ?? [];
   if (!spec.volumes.some((v: J) => v.name === "cb-plugin")) spec.volumes.push({ name: "cb-plugin", emptyDir: {} });
   spec.initContainers = spec.initContainers ?? [];
@@ -183,8 +206,8 @@ const notFound = (apiVersion: string, kind: string, name: string, ns: string) =>
   `Cannot find ${apiVersion}/${kind} named '${name}' inside of namespace 'Some("${ns}")'`;
 const SERVER_ERROR = `ApiError: Internal error occurred: etcdserver: request timed out: InternalError (ErrorResponse { status: "Failure", message: "Internal error occurred: etcdserver: request timed out", reason: "InternalError", code: 500 })`;
 
-function engineCr(injection: J | null, name: string, ns: string): J {
-  const spec: J = { server: { port: 5555, chunkSize: 256 }, blend: { checkLayer: 1, recompRatio: 0.15 } };
+function engineCr(injection: J | null, name: string, ns: string, extra: J = {}): J {
+  const spec: J = { server: { port: 5555, chunkSize: 256 }, blend: { checkLayer: 1, recompRatio: 0.15 }, ...extra };
   if (injection !== null) spec.injection = injection;
   return {
     apiVersion: API,
@@ -202,6 +225,11 @@ const engineFound = (injection: J | null = ENGINE_INJECTION, name = "cb", ns = N
   namespace: ns,
   ok: true,
   text: JSON.stringify(engineCr(injection, name, ns)),
+});
+/** A CacheBlendEngine of today's operator: `extra` holds its generation fields. */
+const engineCurrent = (extra: J): Exchange => ({
+  ...engineFound(),
+  text: JSON.stringify(engineCr(ENGINE_INJECTION, "cb", NS, extra)),
 });
 const engineMissing = (name = "cb", ns = NS): Exchange => ({
   apiVersion: API,
@@ -320,7 +348,10 @@ function injectCase(name: string, pod: J, c: Common, w: Wiring): void {
     allowed: true,
     mutated: true,
     object: exp,
-    warnings: w.userKv ? [kvPresentWarning(pod.spec.containers[w.container ?? 0].name)] : [],
+    warnings: [
+      ...(w.userKv ? [kvPresentWarning(pod.spec.containers[w.container ?? 0].name)] : []),
+      ...(w.warnings ?? []),
+    ],
     auditAnnotations: {},
     annotations: { [K.injected]: "true", [K.skip]: w.userKv ? "kv-transfer-config-present" : null },
   });
@@ -937,6 +968,158 @@ injectCase(
   { args: wiredArgs() },
 );
 
+// ---- today's operator: IPC modes and flag set (docs/policies/cacheblend-injector.md#which-lmcache-operator)
+{
+  const cur = (extra: J) => [engineCurrent(extra), cmFound()];
+  const covers = "#which-lmcache-operator; #ipc-modes";
+  injectCase(
+    "current-host-shm",
+    basicPod(),
+    {
+      description: "current engine hostIPC false: host shm, today's flag set",
+      covers: covers + "; #flags",
+      session: cur({ hostIPC: false, gpuVendor: "nvidia" }),
+    },
+    { ipc: "host", args: currentArgs() },
+  );
+  injectCase(
+    "current-hostipc-true",
+    basicPod(),
+    { description: "current engine hostIPC true: hostIPC, today's flag set", covers, session: cur({ hostIPC: true }) },
+    { ipc: "hostIPC", args: currentArgs() },
+  );
+  injectCase(
+    "current-isolated-ignored",
+    basicPod(),
+    {
+      description: "isolatedIPC true on a CacheBlendEngine: no isolated mode, host shm",
+      covers,
+      session: cur({ isolatedIPC: true }),
+    },
+    { ipc: "host", args: currentArgs() },
+  );
+  injectCase(
+    "current-user-backend-block-size",
+    withArgs(["--model", "m", "--attention-backend", "FLASH_ATTN", "--block-size", "128"]),
+    {
+      description: "current engine: the user's --attention-backend and --block-size stay, once each",
+      covers: "#flags",
+      session: cur({ hostIPC: false }),
+    },
+    {
+      ipc: "host",
+      args: currentArgs(KV, ["--model", "m", "--attention-backend", "FLASH_ATTN", "--block-size", "128"]),
+    },
+  );
+  injectCase(
+    "current-pod-already-hostipc",
+    podWith((p) => {
+      p.spec.hostIPC = true;
+    }),
+    {
+      description: "current engine, pod already hostIPC: nothing IPC-related added",
+      covers,
+      session: cur({ hostIPC: false }),
+    },
+    { ipc: "none", args: currentArgs() },
+  );
+  injectCase(
+    "current-volume-name-taken",
+    podWith((p) => {
+      p.spec.volumes = [{ name: "lmcache-dev-shm", emptyDir: {} }];
+    }),
+    {
+      description: "current engine, pod has a volume named lmcache-dev-shm: nothing IPC-related added",
+      covers,
+      session: cur({ hostIPC: false }),
+    },
+    { ipc: "none", args: currentArgs() },
+  );
+  injectCase(
+    "current-own-dshm-warning",
+    podWith((p) => {
+      p.spec.volumes = [{ name: "dshm", emptyDir: { medium: "Memory" } }];
+      p.spec.containers[0].volumeMounts = [{ name: "dshm", mountPath: "/dev/shm" }];
+    }),
+    {
+      description: "host shm, target mounts its own dshm emptyDir: nothing added, the /dev/shm warning",
+      covers,
+      session: cur({ hostIPC: false }),
+    },
+    {
+      ipc: "none",
+      args: currentArgs(),
+      warnings: [`${POLICY}: container "vllm" mounts its own /dev/shm, hiding the host's; CUDA IPC may fail`],
+    },
+  );
+  injectCase(
+    "ipc-mode-hostshm-current",
+    basicPod(),
+    {
+      description: "ipcMode hostShm with a current engine hostIPC true: host shm",
+      covers,
+      settings: { ipcMode: "hostShm" },
+      session: cur({ hostIPC: true }),
+    },
+    { ipc: "host", args: currentArgs() },
+  );
+  injectCase(
+    "ipc-mode-hostipc-current",
+    basicPod(),
+    {
+      description: "ipcMode hostIPC with a current engine: hostIPC",
+      covers,
+      settings: { ipcMode: "hostIPC" },
+      session: cur({ hostIPC: false }),
+    },
+    { ipc: "hostIPC", args: currentArgs() },
+  );
+  injectCase(
+    "ipc-mode-hostshm-legacy",
+    basicPod(),
+    {
+      description: "ipcMode hostShm with a legacy engine: host shm, the first operator's flags",
+      covers,
+      settings: { ipcMode: "hostShm" },
+      session: STANDARD,
+    },
+    { ipc: "host", args: wiredArgs() },
+  );
+  injectCase(
+    "cacheblend-args-current-legacy-engine",
+    basicPod(),
+    {
+      description: "cacheblendArgs current with a legacy engine: today's flags, hostIPC",
+      covers: "#flags",
+      settings: { cacheblendArgs: "current" },
+      session: STANDARD,
+    },
+    { args: currentArgs() },
+  );
+  injectCase(
+    "cacheblend-args-legacy-current-engine",
+    basicPod(),
+    {
+      description: "cacheblendArgs legacy with a current engine: the first operator's flags, host shm",
+      covers: "#flags",
+      settings: { cacheblendArgs: "legacy" },
+      session: cur({ hostIPC: false }),
+    },
+    { ipc: "host", args: wiredArgs() },
+  );
+  injectCase(
+    "cacheblend-args-auto",
+    basicPod(),
+    {
+      description: "cacheblendArgs auto: the engine decides (legacy: the first operator's flags)",
+      covers: "#flags",
+      settings: { cacheblendArgs: "auto" },
+      session: STANDARD,
+    },
+    { args: wiredArgs() },
+  );
+}
+
 // ---- the realistic pod (benchmark input): the lmcache-injector fixture opted in to CacheBlend instead
 {
   const name = "realistic-full-injection";
@@ -1024,6 +1207,35 @@ settingsCase(
 );
 settingsCase("settings-unknown-key", "a misspelled key", "#settings", { lookups: true }, "lookups: unknown field");
 
+settingsCase(
+  "settings-ipc-mode-isolated",
+  "ipcMode isolated: CacheBlend has no isolated mode",
+  "#settings",
+  { ipcMode: "isolated" },
+  'ipcMode: must be one of "auto", "hostIPC", "hostShm"',
+);
+settingsCase("settings-ipc-mode-hostshm", "ipcMode hostShm is accepted", "#settings", {
+  ipcMode: "hostShm",
+  cacheblendArgs: "legacy",
+});
+settingsCase(
+  "settings-cacheblend-args-invalid",
+  "cacheblendArgs outside the values",
+  "#settings",
+  { cacheblendArgs: "new" },
+  'cacheblendArgs: must be one of "auto", "current", "legacy"',
+);
+settingsCase(
+  "settings-inline-current-fields",
+  "inline engine: isolatedIPC is not a CacheBlend field, hostIPC must be a boolean",
+  "#settings",
+  {
+    engines: {
+      cb: { ...inlineEngine, isolatedIPC: true, hostIPC: 1, gpuVendor: "amd", pd: { nixlSideChannelPort: 5558 } },
+    },
+  },
+  "engines[cb].isolatedIPC: unknown field; engines[cb].hostIPC: must be a boolean",
+);
 // ---------------------------------------------------------------- output
 const yamlScalar = (v: unknown): string => (typeof v === "string" ? JSON.stringify(v) : String(v));
 function casesYaml(): string {
