@@ -12,6 +12,7 @@ import { evaluate } from "../../../tools/host/evaluate";
 import { PolicyModule } from "../../../tools/host/guest";
 import { loadReplaySession } from "../../../tools/host/replay";
 import { loadAdmissionRequest, metadataContextAwareResources, readPolicyMetadata } from "../../../tools/host/request";
+import { baselineViolations, neededLevel, readmeModeLevels } from "../../../tests/pod-security-baseline";
 
 const POLICY_DIR = path.resolve(__dirname, "..");
 const WASM = path.join(POLICY_DIR, "annotated-policy.wasm");
@@ -68,5 +69,35 @@ test(
       hostIPC: true,
       containers: [{ securityContext: undefined, ports: undefined }, ...(before as J).containers],
     });
+  },
+);
+
+test(
+  "README Pod Security table: host IPC and host shm both need `privileged` (CacheBlend has no private shm)",
+  { skip: fs.existsSync(WASM) ? false : `${WASM} not built (run cachewarden build)` },
+  () => {
+    const levels = readmeModeLevels(path.join(POLICY_DIR, "README.md"));
+    assert.deepEqual([...levels.entries()].sort(), [
+      ["host IPC", "privileged"],
+      ["host shm", "privileged"],
+    ]);
+    const module = PolicyModule.fromFile(WASM);
+    for (const [mode, name] of [
+      ["host IPC", "current-hostipc-true"],
+      ["host shm", "current-host-shm"],
+    ]) {
+      const request = loadAdmissionRequest(data(`request_${name}.json`));
+      assert.deepEqual(baselineViolations(request.object), [], `${name}: the input pod meets baseline`);
+      const r = evaluate(module, request, {
+        settings: {},
+        timeBudgetMs: null,
+        allowedToMutate: true,
+        capabilities: {
+          contextAwareResources: metadataContextAwareResources(readPolicyMetadata(module.module)),
+          replay: loadReplaySession(data(`session_${name}.yml`)),
+        },
+      });
+      assert.equal(neededLevel(r.mutatedObject), levels.get(mode), `${name} (${mode})`);
+    }
   },
 );
