@@ -3,6 +3,7 @@
 // or the cluster is passed through `echo` (the shared shortening rule of
 // assembly/validate/shorten.ts), so a warning stays bounded whatever the input.
 import { shortenRendered } from "../validate/shorten";
+import { CONNECTION_CONFIGMAP_DATA_KEY } from "./lmcache";
 
 /** An echoed value as a message prints it: unchanged up to 1 KiB, else its start and how many
  *  bytes were left out. */
@@ -73,11 +74,19 @@ export const DETAIL_POD_HAS_NO_CONTAINERS = "pod has no containers";
 export function detailCommandOverride(container: string): string {
   return 'container "' + echo(container) + '" sets command; only args can be extended';
 }
-export function detailConnectionConfigMissing(ns: string, engine: string): string {
-  return "ConfigMap " + echo(ns) + "/" + echo(engine) + "-connection has no kv-transfer-config.json value";
+export function detailConnectionConfigMissing(
+  ns: string,
+  engine: string,
+  key: string = CONNECTION_CONFIGMAP_DATA_KEY,
+): string {
+  return "ConfigMap " + echo(ns) + "/" + echo(engine) + "-connection has no " + key + " value";
 }
-export function detailInvalidConnectionConfig(ns: string, engine: string): string {
-  return "kv-transfer-config.json of " + echo(ns) + "/" + echo(engine) + "-connection is not a JSON object";
+export function detailInvalidConnectionConfig(
+  ns: string,
+  engine: string,
+  key: string = CONNECTION_CONFIGMAP_DATA_KEY,
+): string {
+  return key + " of " + echo(ns) + "/" + echo(engine) + "-connection is not a JSON object";
 }
 export function detailInvalidEngineReference(ref: string): string {
   return '"' + echo(ref) + '" is not a valid engine reference';

@@ -2,6 +2,7 @@
 // injectors read (docs/policies/lmcache-injector.md#which-lmcache-operator): the enums and bounds
 // are kept here once so the validator accepts exactly what the injectors wire.
 import { shortenRendered } from "../validate/shorten";
+import { goQuoteShort } from "../validate/quote";
 
 /** The CRD's `gpuVendor` enum (the injectors take anything but `amd` as NVIDIA). */
 export function gpuVendors(): string[] {
@@ -45,5 +46,51 @@ export function devShmHiddenWarning(policy: string, container: string): string {
     ': container "' +
     shortenRendered(container) +
     "\" mounts its own /dev/shm, hiding the host's; CUDA IPC may fail"
+  );
+}
+
+// ---- prefill/decode disaggregation (docs/policies/lmcache-injector.md#pd-roles)
+// @ts-ignore: decorator
+@lazy
+export const PD_ROLE_ANNOTATION = "lmcache.ai/pd-role";
+// @ts-ignore: decorator
+@lazy
+export const PD_ROLE_PREFILLER = "prefiller";
+// @ts-ignore: decorator
+@lazy
+export const PD_ROLE_DECODER = "decoder";
+// @ts-ignore: decorator
+@lazy
+export const REASON_UNKNOWN_PD_ROLE = "unknown-pd-role";
+// @ts-ignore: decorator
+@lazy
+export const NIXL_HOST_ENV = "VLLM_NIXL_SIDE_CHANNEL_HOST";
+// @ts-ignore: decorator
+@lazy
+export const NIXL_PORT_ENV = "VLLM_NIXL_SIDE_CHANNEL_PORT";
+// @ts-ignore: decorator
+@lazy
+export const NIXL_DEFAULT_PORT = "5558";
+
+/** The ConfigMap key of a role: `kv-transfer-config-<role>.json` ("" = the plain key). */
+export function roleConnectionKey(role: string): string {
+  return role.length == 0 ? "kv-transfer-config.json" : "kv-transfer-config-" + role + ".json";
+}
+
+export function detailUnknownPdRole(role: string): string {
+  return "pd-role " + goQuoteShort(role) + ' is not "prefiller" or "decoder"';
+}
+
+/** Success warning: a role on a pod whose engine has no `spec.pd`. */
+export function pdRoleIgnoredWarning(policy: string, role: string, ns: string, engine: string): string {
+  return (
+    policy +
+    ': lmcache.ai/pd-role "' +
+    shortenRendered(role) +
+    '" ignored: engine ' +
+    shortenRendered(ns) +
+    "/" +
+    shortenRendered(engine) +
+    " has no spec.pd"
   );
 }

@@ -121,6 +121,7 @@ export function lookupConnectionConfigMap(
   lookups: KubernetesLookups,
   namespace: string,
   engineName: string,
+  key: string = CONNECTION_CONFIGMAP_DATA_KEY,
 ): ConnectionResult {
   const cmName = connectionConfigMapName(engineName);
   if (!connectionConfigMapCanExist(engineName)) {
@@ -136,15 +137,20 @@ export function lookupConnectionConfigMap(
         : lookupDetail(step, CONFIGMAP_KIND, namespace, cmName);
     return new ConnectionResult(step, "", detail);
   }
-  return readConnectionValue(cm, namespace, engineName);
+  return readConnectionValue(cm, namespace, engineName, key);
 }
 
 /** `data["kv-transfer-config.json"]` of a found ConfigMap; `data` of another kind than an object
  *  is an unreadable answer (Failed). */
-export function readConnectionValue(cm: JsonValue, namespace: string, engineName: string): ConnectionResult {
+export function readConnectionValue(
+  cm: JsonValue,
+  namespace: string,
+  engineName: string,
+  key: string = CONNECTION_CONFIGMAP_DATA_KEY,
+): ConnectionResult {
   // details are built only for the outcome that carries them
   const data = cm.get("data");
-  if (data === null || data.isNull()) return configMissing(namespace, engineName);
+  if (data === null || data.isNull()) return configMissing(namespace, engineName, key);
   if (!data.isObject()) {
     return new ConnectionResult(
       EngineStep.Failed,
@@ -152,20 +158,29 @@ export function readConnectionValue(cm: JsonValue, namespace: string, engineName
       detailLookupFailed(CONFIGMAP_KIND, namespace, connectionConfigMapName(engineName)),
     );
   }
-  const value = data.stringOrNull(CONNECTION_CONFIGMAP_DATA_KEY);
-  if (value === null || value.length == 0) return configMissing(namespace, engineName);
+  const value = data.stringOrNull(key);
+  if (value === null || value.length == 0) return configMissing(namespace, engineName, key);
   return new ConnectionResult(EngineStep.Ok, value, "");
 }
 
-function configMissing(namespace: string, engineName: string): ConnectionResult {
-  return new ConnectionResult(EngineStep.ConfigMissing, "", detailConnectionConfigMissing(namespace, engineName));
+function configMissing(namespace: string, engineName: string, key: string): ConnectionResult {
+  return new ConnectionResult(EngineStep.ConfigMissing, "", detailConnectionConfigMissing(namespace, engineName, key));
 }
 
 /** D3: the text must be JSON whose top-level value is an object; Ok or ConfigInvalid. */
-export function checkConnectionText(kvText: string, namespace: string, engineName: string): ConnectionResult {
+export function checkConnectionText(
+  kvText: string,
+  namespace: string,
+  engineName: string,
+  key: string = CONNECTION_CONFIGMAP_DATA_KEY,
+): ConnectionResult {
   // validated without building its DOM
   if (!isJsonObjectText(kvText)) {
-    return new ConnectionResult(EngineStep.ConfigInvalid, "", detailInvalidConnectionConfig(namespace, engineName));
+    return new ConnectionResult(
+      EngineStep.ConfigInvalid,
+      "",
+      detailInvalidConnectionConfig(namespace, engineName, key),
+    );
   }
   return new ConnectionResult(EngineStep.Ok, kvText, "");
 }

@@ -12,3 +12,4 @@ export * from "./plan";
 export * from "./respond";
 export * from "./generation";
 export * from "./ipc";
+export * from "./pd";

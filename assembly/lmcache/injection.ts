@@ -121,6 +121,8 @@ export function readEngineCrInjection(engine: JsonValue): InjectionRead {
   if (spec === null) return success<EngineInjection>(new EngineInjection());
   if (!spec.isObject()) return failed("spec");
   const read = readEngineInjection(spec.get("injection"), "spec.injection");
-  read.value.generation = readEngineGeneration(spec);
+  const generation = readEngineGeneration(spec);
+  if (generation.pdMalformed) return failed("spec.pd");
+  read.value.generation = generation;
   return read;
 }

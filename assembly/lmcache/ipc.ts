@@ -13,6 +13,8 @@ export enum IpcMode {
   HostIPC = 0,
   PrivateShm = 1,
   HostShm = 2,
+  /** no IPC wiring at all (a CacheBlend decoder pod) */
+  None = 3,
 }
 
 // @ts-ignore: decorator
@@ -101,7 +103,7 @@ export function planIpc(
   out: IpcPlan,
 ): string {
   out.mode = mode;
-  if (mode == IpcMode.HostIPC) return "";
+  if (mode == IpcMode.HostIPC || mode == IpcMode.None) return "";
   const spec = pod.getPresent("spec");
   if (spec === null || !spec.isObject()) return "spec is not an object";
   if (spec.getPresent("hostIPC") !== null) {
@@ -153,6 +155,7 @@ export function addIpcEdits(plan: Plan, target: i32, ipc: IpcPlan): void {
     plan.setHostIPC();
     return;
   }
+  if (ipc.mode == IpcMode.None) return;
   if (!ipc.addVolume) return;
   plan.appendToPodList("volumes", devShmVolume(ipc.mode));
   plan.appendToContainerList(target, "volumeMounts", volumeMount(DEV_SHM_VOLUME, DEV_SHM_PATH, false));

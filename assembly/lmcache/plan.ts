@@ -21,6 +21,12 @@ import {
 } from "../k8s/index";
 import {
   detailCommandOverride,
+  detailConnectionConfigMissing,
+  detailUnknownPdRole,
+  devShmHiddenWarning,
+  PD_ROLE_ANNOTATION,
+  pdRoleIgnoredWarning,
+  REASON_UNKNOWN_PD_ROLE,
   detailEngineNotInline,
   detailInvalidEngineReference,
   detailInvalidPullSecret,
@@ -49,7 +55,9 @@ import { decidePayload, PayloadDecision, PayloadOutcome } from "./payload";
 import { resolveInjectedPullSecrets } from "./pullsecrets";
 import { findInlineEngine, InlineEngineRead, lookupsEnabled } from "./settings";
 import { resolveTargetContainer, TargetOutcome } from "./target";
-import { decideIpcMode, IpcPlan, planIpc } from "./ipc";
+import { decideIpcMode, IpcMode, IpcPlan, planIpc } from "./ipc";
+import { PdWiring } from "./pd";
+import { roleConfigText } from "./settings";
 import { isDns1123Label, isDns1123Subdomain } from "../validate/dns";
 import { trimGoSpace } from "../validate/chars";
 
@@ -75,8 +83,8 @@ export class Decision {
   userHasKV: bool = false;
   /** Wire only: the wired container's name */
   container: string = "";
-  /** Wire only: host shm, but the target mounts its own /dev/shm (warned) */
-  hiddenHostShm: bool = false;
+  /** Wire only: success warnings after the kv-transfer-config-present one (/dev/shm, ignored role) */
+  warnings: string[] = [];
 
   static pass(): Decision {
     return new Decision();
@@ -160,6 +168,10 @@ export class Prepared {
   secrets: string[] = [];
   /** the IPC wiring (docs/policies/lmcache-injector.md#ipc-modes) */
   ipc: IpcPlan = new IpcPlan();
+  /** the PD role and NIXL env (docs/policies/lmcache-injector.md#pd-roles) */
+  pd: PdWiring = new PdWiring();
+  /** success warnings, in their order */
+  warnings: string[] = [];
 
   /** the target already passes `--kv-transfer-config` in either form */
   get userHasKV(): bool {
@@ -205,7 +217,8 @@ export function prepareInjection<F>(
     return Decision.skip(REASON_INVALID_ENGINE_REFERENCE, detailInvalidEngineReference(rawEngine));
   }
 
-  // 8–11. engine source, engine CR, connection ConfigMap, connection value
+  // 8–11. engine source, engine CR, connection ConfigMap, connection value (PD role inside 11)
+  out.pd.role = trimGoSpace(annotationText(pod, PD_ROLE_ANNOTATION));
   const end = resolveEngine<F>(request, lookups, keys, namespace, ref, rawEngine, out);
   if (end !== null) return end;
   const injection = out.injection;
@@ -225,9 +238,11 @@ export function prepareInjection<F>(
   }
 
   // 14. payload image: no image → connection-only (LMCache) or payload-image-unset (CacheBlend)
-  const payload = decidePayload(injection.payloadImage);
+  // a CacheBlend decoder runs a bare NixlConnector: no plugin, so no image rules (docs/policies/cacheblend-injector.md#pd-roles)
+  const cbDecoder = idof<F>() == idof<CacheBlendFlavor>() && out.pd.isDecoder;
+  const payload = cbDecoder ? out.payload : decidePayload(injection.payloadImage);
   if (payload.outcome == PayloadOutcome.Invalid) return Decision.skip(REASON_PAYLOAD_IMAGE_INVALID, payload.detail);
-  if (idof<F>() == idof<CacheBlendFlavor>() && !payload.stages) {
+  if (idof<F>() == idof<CacheBlendFlavor>() && !payload.stages && !cbDecoder) {
     return Decision.skip(REASON_PAYLOAD_IMAGE_UNSET, detailPayloadImageUnset(keys.engineKind, ref.namespace, ref.name));
   }
   out.payload = payload;
@@ -255,9 +270,13 @@ export function prepareInjection<F>(
   }
   const args = containerArgs(container);
   if (args === null) return invalidRequest(containerPath(target.index) + ".args is not an array of strings");
-  const mode = decideIpcMode(request.settings, injection.generation, out.kvText, idof<F>() == idof<CacheBlendFlavor>());
+  const mode = cbDecoder
+    ? IpcMode.None
+    : decideIpcMode(request.settings, injection.generation, out.kvText, idof<F>() == idof<CacheBlendFlavor>());
   const ipcShape = planIpc(pod, container, containerPath(target.index), mode, out.ipc);
   if (ipcShape.length > 0) return invalidRequest(ipcShape);
+  if (out.ipc.hiddenHostShm) out.warnings.push(devShmHiddenWarning(keys.policyName, target.name));
+  if (out.pd.ignored) out.warnings.push(pdRoleIgnoredWarning(keys.policyName, out.pd.role, ref.namespace, ref.name));
 
   out.target = target.index;
   out.container = target.name;
@@ -292,7 +311,16 @@ function resolveEngine<F>(
   if (!inline.ok) return invalidRequest(inline.error);
   if (inlineEngine !== null) {
     out.injection = inlineEngine.injection;
-    out.kvText = inlineEngine.kvTransferConfig;
+    const pd = activatePd(out);
+    if (!pd.known) return unknownRole(pd);
+    out.kvText =
+      pd.role.length > 0 && pd.active ? roleConfigText(inlineEngine, pd.role) : inlineEngine.kvTransferConfig;
+    if (out.kvText.length == 0) {
+      return Decision.skip(
+        REASON_CONNECTION_CONFIG_MISSING,
+        detailConnectionConfigMissing(namespace, name, pd.connectionKey),
+      );
+    }
   } else {
     if (!lookupsEnabled(settings)) return Decision.skip(REASON_ENGINE_NOT_FOUND, detailEngineNotInline(rawEngine));
 
@@ -304,7 +332,10 @@ function resolveEngine<F>(
       return lookupSkip(cr.step, cr.detail);
 
     // 10. the connection ConfigMap is the real gate (X4: a name that cannot exist is not looked up)
-    const cm = lookupConnectionConfigMap(lookups, namespace, name);
+    const pd = activatePd(out);
+    const cm = lookupConnectionConfigMap(lookups, namespace, name, pd.connectionKey);
+    // 11. an unknown role of an engine with spec.pd, once the ConfigMap is known to exist
+    if (!pd.known && (cm.step == EngineStep.Ok || cm.step == EngineStep.ConfigMissing)) return unknownRole(pd);
     if (cm.step == EngineStep.ConfigMissing) {
       // 11. (first half) key absent, not a string or ""
       return Decision.skip(REASON_CONNECTION_CONFIG_MISSING, cm.detail);
@@ -314,9 +345,22 @@ function resolveEngine<F>(
   }
 
   // 11. the value must be a JSON object (D3), checked even if the pod brings its own flag
-  const checked = checkConnectionText(out.kvText, namespace, name);
+  const checked = checkConnectionText(out.kvText, namespace, name, out.pd.connectionKey);
   if (checked.step != EngineStep.Ok) return Decision.skip(REASON_INVALID_CONNECTION_CONFIG, checked.detail);
   return null;
+}
+
+/** The PD wiring of the engine just read: active only for an engine with `spec.pd`. */
+function activatePd(out: Prepared): PdWiring {
+  const pd = out.pd;
+  const generation = out.injection.generation;
+  pd.active = generation.hasPd;
+  pd.nixlPort = generation.nixlPort;
+  return pd;
+}
+
+function unknownRole(pd: PdWiring): Decision {
+  return Decision.skip(REASON_UNKNOWN_PD_ROLE, detailUnknownPdRole(pd.role));
 }
 
 /** A Wire decision for a prepared injection, with its empty plan for the policy's commit. */
@@ -325,7 +369,7 @@ export function wireDecision(prepared: Prepared): Decision {
   decision.kind = DecisionKind.Wire;
   decision.container = prepared.container;
   decision.userHasKV = prepared.userHasKV;
-  decision.hiddenHostShm = prepared.ipc.hiddenHostShm;
+  decision.warnings = prepared.warnings;
   return decision;
 }
 

@@ -7,7 +7,6 @@ import { applyEdits, checkAnnotations, Edit } from "../k8s/index";
 import {
   AUDIT_SKIP_REASON_KEY,
   detailInvalidRequest,
-  devShmHiddenWarning,
   EngineKeys,
   kvTransferConfigPresentWarning,
   REASON_INVALID_REQUEST,
@@ -32,7 +31,7 @@ export function respondInjection(decoded: DecodedRequest, decision: Decision, ke
   if (!applied.ok) return skipResponse(pod, REASON_INVALID_REQUEST, detailInvalidRequest(applied.error), keys);
   const response = mutate(pod);
   if (decision.userHasKV) response.withWarning(kvTransferConfigPresentWarning(keys.policyName, decision.container));
-  if (decision.hiddenHostShm) response.withWarning(devShmHiddenWarning(keys.policyName, decision.container));
+  for (let i = 0; i < decision.warnings.length; i++) response.withWarning(decision.warnings[i]);
   return response;
 }
 

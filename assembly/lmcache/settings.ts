@@ -15,15 +15,9 @@ import {
   isValidPullPolicy,
   RepositoryCheck,
 } from "./image";
-import {
-  gpuVendors,
-  MUST_NOT_CONTAIN_WHITESPACE_DETAIL,
-  PORT_MAX,
-  UNKNOWN_FIELD_DETAIL,
-  UNPRIVILEGED_PORT_MIN,
-} from "../keys/index";
+import { gpuVendors, MUST_NOT_CONTAIN_WHITESPACE_DETAIL, PD_ROLE_PREFILLER, UNKNOWN_FIELD_DETAIL } from "../keys/index";
 import { EngineInjection, InjectionRead, readEngineInjection, WRONG_TYPE } from "./injection";
-import { readEngineGeneration } from "./generation";
+import { nixlPortText, readEngineGeneration } from "./generation";
 import { ipcModeValues, SETTING_IPC_MODE } from "./ipc";
 
 /** Which injector the settings belong to; the shapes differ only in the engine key, `payloadImage` and `cudagraph`. */
@@ -93,23 +87,6 @@ function checkEnumSetting(
   if (!s.ok || !values.includes(s.value)) errors.add(join(prefix, key), oneOf(values));
 }
 
-/** An integral number (`5600.0` too) in [1024, 65535], read from its text (no float parsing). */
-export function isIntegralPort(v: JsonValue): bool {
-  if (!v.isNumber()) return false;
-  const text = v.numberText();
-  let end = text.indexOf(".");
-  if (end < 0) end = text.length;
-  for (let i = end + 1; i < text.length; i++) if (text.charCodeAt(i) != 0x30) return false;
-  if (end == 0 || end > 5) return false;
-  let n: i32 = 0;
-  for (let i = 0; i < end; i++) {
-    const d = text.charCodeAt(i) - 0x30;
-    if (d < 0 || d > 9) return false;
-    n = n * 10 + d;
-  }
-  return n >= <i32>UNPRIVILEGED_PORT_MIN && n <= <i32>PORT_MAX;
-}
-
 /** The inline engine's current-operator fields (docs/policies/lmcache-injector.md#settings). */
 function validateCurrentEngineFields(
   entry: JsonValue,
@@ -130,7 +107,7 @@ function validateCurrentEngineFields(
     return;
   }
   const port = pd.getPresent("nixlSideChannelPort");
-  if (port !== null && !isIntegralPort(port))
+  if (port !== null && nixlPortText(port).length == 0)
     errors.add(path + ".pd.nixlSideChannelPort", "must be an integer in [1024, 65535]");
 }
 
@@ -240,13 +217,18 @@ function validateEngineEntry(
     errors.add(path, "must be an object");
     return;
   }
-  const known = [ENGINE_KV_TRANSFER_CONFIG, ENGINE_INJECTION, "hostIPC", "gpuVendor", "pd"];
+  const known = [ENGINE_KV_TRANSFER_CONFIG, ENGINE_INJECTION, "hostIPC", "gpuVendor", "pd"].concat(roleConfigFields());
   if (flavor == InjectorFlavor.LMCache) known.push("isolatedIPC");
   reportUnknownFields(entry, known, path, errors);
 
   const kv = entry.getPresent(ENGINE_KV_TRANSFER_CONFIG);
   if (kv === null) errors.add(path + "." + ENGINE_KV_TRANSFER_CONFIG, "required");
   else if (!kv.isObject()) errors.add(path + "." + ENGINE_KV_TRANSFER_CONFIG, "must be a JSON object");
+  const roles = roleConfigFields();
+  for (let i = 0; i < roles.length; i++) {
+    const v = entry.getPresent(roles[i]);
+    if (v !== null && !v.isObject()) errors.add(path + "." + roles[i], "must be a JSON object");
+  }
   validateCurrentEngineFields(entry, path, flavor, errors);
 
   const injectionPath = path + "." + ENGINE_INJECTION;
@@ -355,7 +337,21 @@ export class InlineEngine {
     public key: string,
     public kvTransferConfig: string,
     public injection: EngineInjection,
+    /** the entry, for a PD role's connection config (`roleConfigText`) */
+    public entry: JsonValue,
   ) {}
+}
+
+/** The inline fields standing for the prefiller's and the decoder's ConfigMap keys. */
+export function roleConfigFields(): string[] {
+  return ["kvTransferConfigPrefiller", "kvTransferConfigDecoder"];
+}
+
+/** A role's connection config of an inline engine as JSON text; "" when absent. */
+export function roleConfigText(engine: InlineEngine, role: string): string {
+  const field = role == PD_ROLE_PREFILLER ? "kvTransferConfigPrefiller" : "kvTransferConfigDecoder";
+  const v = engine.entry.getPresent(field);
+  return v === null ? "" : v.rawText();
 }
 
 /** The outcome of looking up an inline engine: `engine` null when the key is not defined;
@@ -385,6 +381,8 @@ export function findInlineEngine(settings: JsonValue, key: string): InlineEngine
   if (kv === null) return new InlineEngineRead(null, path + "." + ENGINE_KV_TRANSFER_CONFIG + WRONG_TYPE);
   const injection: InjectionRead = readEngineInjection(entry.get(ENGINE_INJECTION), path + "." + ENGINE_INJECTION);
   if (!injection.ok) return new InlineEngineRead(null, injection.error);
-  injection.value.generation = readEngineGeneration(entry);
-  return new InlineEngineRead(new InlineEngine(key, kv.rawText(), injection.value), "");
+  const generation = readEngineGeneration(entry);
+  if (generation.pdMalformed) return new InlineEngineRead(null, path + ".pd" + WRONG_TYPE);
+  injection.value.generation = generation;
+  return new InlineEngineRead(new InlineEngine(key, kv.rawText(), injection.value, entry), "");
 }

@@ -19,6 +19,7 @@ import {
 } from "../../../assembly/keys/index";
 import {
   addIpcEdits,
+  addNixlEdits,
   addStagingEdits,
   CacheBlendFlavor,
   SETTING_CACHEBLEND_ARGS,
@@ -110,12 +111,20 @@ export function planCacheblendInjection(decoded: DecodedRequest, lookups: Kubern
   const decision = wireDecision(prepared);
   const target = prepared.target;
   const plan = decision.plan;
+  if (prepared.pd.isDecoder) {
+    // a decoder runs a bare NixlConnector: the connection config, the NIXL env and the stamps only
+    if (!decision.userHasKV) plan.applyArg(target, KV_TRANSFER_CONFIG_FLAG, prepared.kvText);
+    addNixlEdits(plan, target, prepared.pd);
+    stampInjected(decision, keys);
+    return decision;
+  }
   addIpcEdits(plan, target, prepared.ipc);
   addStagingEdits(plan, target, keys, prepared.payload);
   const injection = prepared.injection;
   const current = usesCurrentFlags(decoded.request!.settings, injection.generation.current);
   addFlagEdits(plan, target, prepared.kvText, decision.userHasKV, injection.cudagraph, current);
   plan.mergePullSecrets(prepared.secrets);
+  addNixlEdits(plan, target, prepared.pd);
   stampInjected(decision, keys);
   return decision;
 }

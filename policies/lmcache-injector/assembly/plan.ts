@@ -11,6 +11,7 @@ import {
 } from "../../../assembly/keys/index";
 import {
   addIpcEdits,
+  addNixlEdits,
   addStagingEdits,
   Decision,
   LMCacheFlavor,
@@ -40,6 +41,7 @@ export function planLmcacheInjection(decoded: DecodedRequest, lookups: Kubernete
     addStagingEdits(plan, target, keys, prepared.payload);
     plan.mergePullSecrets(prepared.secrets);
   }
+  addNixlEdits(plan, target, prepared.pd);
   stampInjected(decision, keys);
   return decision;
 }

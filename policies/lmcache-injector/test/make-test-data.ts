@@ -105,6 +105,8 @@ interface Wiring {
   ipc?: "hostIPC" | "private" | "host" | "none";
   /** success warnings after the kv-transfer-config-present one */
   warnings?: string[];
+  /** NIXL side-channel port text: the engine has spec.pd (docs/policies/lmcache-injector.md#pd-roles) */
+  nixl?: string;
 }
 
 /** The edits of a decided wiring (the test oracle). */
@@ -163,6 +165,12 @@ function wire(pod: J, w: Wiring = {}): J {
         add.push({ name: n });
       }
     if (add.length > 0) spec.imagePullSecrets = [...(spec.imagePullSecrets ?? []), ...add];
+  }
+  if (w.nixl !== undefined) {
+    const has = (n: string) => c.env.some((e: J) => e.name === n);
+    if (!has("VLLM_NIXL_SIDE_CHANNEL_HOST"))
+      c.env.push({ name: "VLLM_NIXL_SIDE_CHANNEL_HOST", valueFrom: { fieldRef: { fieldPath: "status.podIP" } } });
+    if (!has("VLLM_NIXL_SIDE_CHANNEL_PORT")) c.env.push({ name: "VLLM_NIXL_SIDE_CHANNEL_PORT", value: w.nixl });
   }
   out.metadata.annotations = out.metadata.annotations ?? {};
   out.metadata.annotations[K.injected] = "true";
@@ -1488,7 +1496,14 @@ skipCase(
     { hostIPC: "true" },
     "private",
   );
-  ipcCase("ipc-pd-only-current", "an engine with only pd {} is current: private shm", { pd: {} }, "private");
+  ipcCase(
+    "ipc-pd-only-current",
+    "an engine with only pd {} is current: private shm",
+    { pd: {} },
+    "private",
+    basicPod(),
+    { nixl: "5558" },
+  );
   ipcCase(
     "ipc-pod-already-hostipc",
     "current engine, pod already hostIPC true: nothing IPC-related added",
@@ -1721,6 +1736,205 @@ skipCase(
       session: STANDARD,
     },
     { ipc: "hostIPC" },
+  );
+}
+
+// ---- PD roles (docs/policies/lmcache-injector.md#pd-roles)
+{
+  const ROLE = "lmcache.ai/pd-role";
+  const kvFor = (role: string) => operatorKv(`cb-${role}`, NS);
+  const pdCm = (omit?: string) => {
+    const data: Record<string, string> = {
+      "kv-transfer-config.json": KV,
+      "kv-transfer-config-prefiller.json": kvFor("prefiller"),
+      "kv-transfer-config-decoder.json": kvFor("decoder"),
+    };
+    if (omit) delete data[omit];
+    return cmFound(data);
+  };
+  const pdSession = (pd: J, omit?: string) => [engineCurrent({ pd }), pdCm(omit)];
+  const covers = "#pd-roles";
+  injectCase(
+    "pd-decoder",
+    withAnn({ [ROLE]: "decoder" }),
+    {
+      description: "engine pd {}, role decoder: private shm, the decoder key, NIXL env port 5558",
+      covers,
+      session: pdSession({}),
+    },
+    { ipc: "private", kv: kvFor("decoder"), nixl: "5558" },
+  );
+  injectCase(
+    "pd-prefiller-padded",
+    withAnn({ [ROLE]: " prefiller\t" }),
+    { description: 'role " prefiller\\t" is trimmed: the prefiller key', covers, session: pdSession({}) },
+    { ipc: "private", kv: kvFor("prefiller"), nixl: "5558" },
+  );
+  injectCase(
+    "pd-no-role-port",
+    basicPod(),
+    {
+      description: "engine pd {nixlSideChannelPort: 5600}, no role: the plain key, NIXL port 5600",
+      covers,
+      session: pdSession({ nixlSideChannelPort: 5600 }),
+    },
+    { ipc: "private", nixl: "5600" },
+  );
+  injectCase(
+    "pd-port-float-form",
+    basicPod(),
+    {
+      description: "nixlSideChannelPort 5600.0 is the integer 5600",
+      covers,
+      session: pdSession({ nixlSideChannelPort: 5600.0 }),
+    },
+    { ipc: "private", nixl: "5600" },
+  );
+  injectCase(
+    "pd-blank-role",
+    withAnn({ [ROLE]: "  " }),
+    { description: "a blank role is no role: the plain key, no warning", covers, session: pdSession({}) },
+    { ipc: "private", nixl: "5558" },
+  );
+  skipCase(
+    "pd-unknown-role",
+    withAnn({ [ROLE]: "prefill" }),
+    { description: "role prefill: skip unknown-pd-role", covers, session: pdSession({}) },
+    "unknown-pd-role",
+    'pd-role "prefill" is not "prefiller" or "decoder"',
+  );
+  skipCase(
+    "pd-role-case-sensitive",
+    withAnn({ [ROLE]: "Decoder" }),
+    { description: "roles are compared exactly: Decoder is unknown", covers, session: pdSession({}) },
+    "unknown-pd-role",
+    'pd-role "Decoder" is not "prefiller" or "decoder"',
+  );
+  skipCase(
+    "pd-unknown-role-cm-missing",
+    withAnn({ [ROLE]: "prefill" }),
+    {
+      description: "unknown role but no ConfigMap: engine-not-found comes first",
+      covers,
+      session: [engineCurrent({ pd: {} }), cmMissing()],
+    },
+    "engine-not-found",
+    "ConfigMap vllm-ns/cb-connection not found",
+  );
+  skipCase(
+    "pd-decoder-key-missing",
+    withAnn({ [ROLE]: "decoder" }),
+    {
+      description: "role decoder, decoder key absent: connection-config-missing (C1)",
+      covers: covers + "; #c1",
+      session: pdSession({}, "kv-transfer-config-decoder.json"),
+    },
+    "connection-config-missing",
+    "ConfigMap vllm-ns/cb-connection has no kv-transfer-config-decoder.json value",
+  );
+  skipCase(
+    "pd-decoder-key-not-object",
+    withAnn({ [ROLE]: "decoder" }),
+    {
+      description: "role decoder, decoder value not a JSON object: invalid-connection-config",
+      covers,
+      session: [
+        engineCurrent({ pd: {} }),
+        cmFound({ "kv-transfer-config.json": KV, "kv-transfer-config-decoder.json": "[1]" }),
+      ],
+    },
+    "invalid-connection-config",
+    "kv-transfer-config-decoder.json of vllm-ns/cb-connection is not a JSON object",
+  );
+  injectCase(
+    "pd-role-ignored",
+    withAnn({ [ROLE]: " decoder " }),
+    {
+      description: "engine without pd, role decoder: the plain key, no NIXL env, the ignored-role warning",
+      covers,
+      session: STANDARD,
+    },
+    { warnings: ['lmcache-injector: lmcache.ai/pd-role "decoder" ignored: engine vllm-ns/cb has no spec.pd'] },
+  );
+  injectCase(
+    "pd-role-ignored-no-engine",
+    withAnn({ [ROLE]: "prefiller" }),
+    {
+      description: "no LMCacheEngine, role prefiller: connection-only, the ignored-role warning",
+      covers,
+      session: [engineMissing(), cmFound()],
+    },
+    { warnings: ['lmcache-injector: lmcache.ai/pd-role "prefiller" ignored: engine vllm-ns/cb has no spec.pd'] },
+  );
+  injectCase(
+    "pd-user-nixl-port",
+    podWith((p) => {
+      p.spec.containers[0].env = [{ name: "VLLM_NIXL_SIDE_CHANNEL_PORT", value: "9999" }];
+    }),
+    {
+      description: "user VLLM_NIXL_SIDE_CHANNEL_PORT=9999 is kept; only the host entry is added",
+      covers,
+      session: pdSession({}),
+    },
+    { ipc: "private", nixl: "5558" },
+  );
+  skipCase(
+    "pd-port-out-of-range",
+    basicPod(),
+    {
+      description: "nixlSideChannelPort 1023: a malformed engine, lookup-failed",
+      covers,
+      session: [engineCurrent({ pd: { nixlSideChannelPort: 1023 } })],
+    },
+    "lookup-failed",
+    "lookup of LMCacheEngine vllm-ns/cb failed",
+  );
+  skipCase(
+    "pd-not-object",
+    basicPod(),
+    {
+      description: "pd is a string: a malformed engine, lookup-failed",
+      covers,
+      session: [engineCurrent({ pd: "on" })],
+    },
+    "lookup-failed",
+    "lookup of LMCacheEngine vllm-ns/cb failed",
+  );
+  injectCase(
+    "pd-port-upper-bound",
+    basicPod(),
+    {
+      description: "nixlSideChannelPort 65535 is in range",
+      covers,
+      session: pdSession({ nixlSideChannelPort: 65535 }),
+    },
+    { ipc: "private", nixl: "65535" },
+  );
+  injectCase(
+    "pd-inline-decoder",
+    withAnn({ [ROLE]: "decoder" }),
+    {
+      description: "inline engine with pd and kvTransferConfigDecoder: the decoder's config",
+      covers: covers + "; #settings",
+      settings: putJson("settings_pd-inline-decoder.json", {
+        lookup: false,
+        engines: { cb: { kvTransferConfig: { r: "plain" }, kvTransferConfigDecoder: { r: "decoder" }, pd: {} } },
+      }),
+      session: [],
+    },
+    { ipc: "private", kv: '{"r":"decoder"}', nixl: "5558" },
+  );
+  skipCase(
+    "pd-inline-prefiller-missing",
+    withAnn({ [ROLE]: "prefiller" }),
+    {
+      description: "inline engine with pd but no kvTransferConfigPrefiller: connection-config-missing",
+      covers,
+      settings: "settings_pd-inline-decoder.json",
+      session: [],
+    },
+    "connection-config-missing",
+    "ConfigMap vllm-ns/cb-connection has no kv-transfer-config-prefiller.json value",
   );
 }
 
@@ -2008,6 +2222,7 @@ settingsCase(
       b: { kvTransferConfig: {}, pd: { nixlSideChannelPort: 65536 } },
       c: { kvTransferConfig: {}, pd: { nixlSideChannelPort: 5600.5 } },
       d: { kvTransferConfig: {}, pd: [] },
+      e: { kvTransferConfig: {}, kvTransferConfigPrefiller: "x", kvTransferConfigDecoder: [] },
     },
   },
   false,
@@ -2019,6 +2234,8 @@ settingsCase(
     "engines[b].pd.nixlSideChannelPort: must be an integer in [1024, 65535]",
     "engines[c].pd.nixlSideChannelPort: must be an integer in [1024, 65535]",
     "engines[d].pd: must be an object",
+    "engines[e].kvTransferConfigPrefiller: must be a JSON object",
+    "engines[e].kvTransferConfigDecoder: must be a JSON object",
   ].join("; "),
 );
 
