@@ -132,6 +132,8 @@ interface Wiring {
   ipc?: "hostIPC" | "host" | "none";
   /** success warnings after the kv-transfer-config-present one */
   warnings?: string[];
+  /** NIXL side-channel port text: the engine has spec.pd */
+  nixl?: string;
 }
 
 /** The staging and stamping edits of a decided wiring (the test oracle); args are given whole. */
@@ -180,9 +182,30 @@ function wire(pod: J, w: Wiring): J {
       add.push({ name: n });
     }
   if (add.length > 0) spec.imagePullSecrets = [...(spec.imagePullSecrets ?? []), ...add];
+  if (w.nixl !== undefined) addNixl(c, w.nixl);
   out.metadata.annotations[K.injected] = "true";
   if (w.userKv) out.metadata.annotations[K.skip] = "kv-transfer-config-present";
   else delete out.metadata.annotations[K.skip];
+  return out;
+}
+
+/** The NIXL env entries, each only when no entry has its name (docs/policies/cacheblend-injector.md#pd-roles). */
+function addNixl(c: J, port: string): void {
+  c.env = c.env ?? [];
+  const has = (n: string) => c.env.some((e: J) => e.name === n);
+  if (!has("VLLM_NIXL_SIDE_CHANNEL_HOST"))
+    c.env.push({ name: "VLLM_NIXL_SIDE_CHANNEL_HOST", valueFrom: { fieldRef: { fieldPath: "status.podIP" } } });
+  if (!has("VLLM_NIXL_SIDE_CHANNEL_PORT")) c.env.push({ name: "VLLM_NIXL_SIDE_CHANNEL_PORT", value: port });
+}
+
+/** A CacheBlend decoder pod: the kv flag, the NIXL env and the stamps only. */
+function wireDecoder(pod: J, kv: string, port: string): J {
+  const out = clone(pod);
+  const c = out.spec.containers[0];
+  c.args = [...(c.args ?? []), "--kv-transfer-config", kv];
+  addNixl(c, port);
+  out.metadata.annotations[K.injected] = "true";
+  delete out.metadata.annotations[K.skip];
   return out;
 }
 
@@ -1117,6 +1140,78 @@ injectCase(
       session: STANDARD,
     },
     { args: wiredArgs() },
+  );
+}
+
+// ---- PD roles (docs/policies/cacheblend-injector.md#pd-roles)
+{
+  const ROLE = "lmcache.ai/pd-role";
+  const DKV = operatorKv("cb-decoder", NS);
+  const PKV = operatorKv("cb-prefiller", NS);
+  const pdCm = () =>
+    cmFound({
+      "kv-transfer-config.json": KV,
+      "kv-transfer-config-prefiller.json": PKV,
+      "kv-transfer-config-decoder.json": DKV,
+    });
+  const covers = "#pd-roles";
+  injectCase(
+    "pd-prefiller",
+    withAnn({ [ROLE]: "prefiller" }),
+    {
+      description: "engine with pd, role prefiller: full wiring with the prefiller key, host shm, NIXL env",
+      covers,
+      session: [engineCurrent({ pd: {} }), pdCm()],
+    },
+    { ipc: "host", args: currentArgs(PKV), nixl: "5558" },
+  );
+  {
+    // row 20: a decoder of an engine stored without payloadImage
+    const name = "pd-decoder-no-payload";
+    const pod = withAnn({ [ROLE]: "decoder" });
+    const engine: Exchange = {
+      ...engineFound(null),
+      text: JSON.stringify(engineCr(null, "cb", NS, { hostIPC: false, pd: { nixlSideChannelPort: 5600 } })),
+    };
+    const req = putJson(`request_${name}.json`, request(pod));
+    const exp = putJson(`expected_${name}.json`, wireDecoder(pod, DKV, "5600"));
+    addCase(
+      name,
+      {
+        description: "role decoder, engine without payloadImage: kv, NIXL env and stamps only",
+        covers,
+        session: [engine, pdCm()],
+      },
+      req,
+      {
+        allowed: true,
+        mutated: true,
+        object: exp,
+        warnings: [],
+        auditAnnotations: {},
+        annotations: { [K.injected]: "true", [K.skip]: null },
+      },
+    );
+  }
+  skipCase(
+    "pd-unknown-role",
+    withAnn({ [ROLE]: "prefill" }),
+    { description: "role prefill: skip unknown-pd-role", covers, session: [engineCurrent({ pd: {} }), pdCm()] },
+    "unknown-pd-role",
+    'pd-role "prefill" is not "prefiller" or "decoder"',
+  );
+  injectCase(
+    "pd-role-ignored",
+    withAnn({ [ROLE]: "decoder" }),
+    {
+      description: "legacy engine, role decoder: the full wiring, the ignored-role warning",
+      covers,
+      session: STANDARD,
+    },
+    {
+      args: wiredArgs(),
+      warnings: ['cacheblend-injector: lmcache.ai/pd-role "decoder" ignored: engine vllm-ns/cb has no spec.pd'],
+    },
   );
 }
 
