@@ -80,16 +80,30 @@ function wiringProblem(before: J, after: J): string {
     return "";
   }
   const spec = after.spec ?? {};
-  if (spec.hostIPC !== true) return "wired without hostIPC";
+  const hasNixl = (spec.containers ?? []).some((c: J) =>
+    (c.env ?? []).some((e: J) => e?.name === "VLLM_NIXL_SIDE_CHANNEL_HOST"),
+  );
+  // a PD decoder gets only the kv flag, the NIXL env and the stamps (docs/policies/cacheblend-injector.md#pd-roles)
+  if (String(annotationsOf(after)["lmcache.ai/pd-role"] ?? "").trim() === "decoder" && hasNixl) return "";
+  // IPC: hostIPC, or the /dev/shm volume, or a guard that kept the user's own wiring
+  const ownShm = (spec.containers ?? []).some((c: J) =>
+    (c.volumeMounts ?? []).some((m: J) => m?.mountPath === "/dev/shm" || m?.mountPath === "/dev/shm/"),
+  );
+  if (spec.hostIPC !== true && !named(spec.volumes, "lmcache-dev-shm") && !ownShm) return "wired without IPC sharing";
   if (!named(spec.volumes, "cb-plugin")) return "wired without the cb-plugin volume";
   if (!named(spec.initContainers, "cb-plugin-stage")) return "wired without the cb-plugin-stage init container";
   const wired = (spec.containers ?? []).filter(
     (c: J) =>
       named(c.volumeMounts, "cb-plugin") &&
       (c.env ?? []).some((e: J) => e?.name === "PYTHONPATH" && String(e.value).startsWith("/cb-plugin")) &&
-      (c.args ?? []).some((t: unknown) => t === "CUSTOM" || t === "--attention-backend=CUSTOM"),
+      (c.args ?? []).some(
+        (t: unknown) =>
+          typeof t === "string" &&
+          (t === "--no-enable-chunked-prefill" || t.startsWith("--no-enable-chunked-prefill=")),
+      ),
   );
-  if (wired.length !== 1) return `${wired.length} containers carry the mount, PYTHONPATH and the CUSTOM backend`;
+  if (wired.length !== 1)
+    return `${wired.length} containers carry the mount, PYTHONPATH and --no-enable-chunked-prefill`;
   const seeds = (o: J): number =>
     (o.spec?.containers ?? []).reduce(
       (n: number, c: J) => n + (c.env ?? []).filter((e: J) => e?.name === "PYTHONHASHSEED").length,

@@ -1826,7 +1826,7 @@ skipCase(
     withAnn({ [ROLE]: "decoder" }),
     {
       description: "role decoder, decoder key absent: connection-config-missing (C1)",
-      covers: covers + "; #c1",
+      covers,
       session: pdSession({}, "kv-transfer-config-decoder.json"),
     },
     "connection-config-missing",

@@ -106,7 +106,12 @@ function wiringProblem(before: J, after: J): string {
     return "";
   }
   const spec = after.spec ?? {};
-  if (spec.hostIPC !== true) return "wired without hostIPC";
+  // IPC: hostIPC, or the /dev/shm volume, or a guard that kept the user's own wiring (docs/policies/lmcache-injector.md#ipc-modes)
+  const ownShm = (spec.containers ?? []).some((c: J) =>
+    (c.volumeMounts ?? []).some((m: J) => m?.mountPath === "/dev/shm" || m?.mountPath === "/dev/shm/"),
+  );
+  const shmVolume = (spec.volumes ?? []).some((v: J) => v?.name === "lmcache-dev-shm");
+  if (spec.hostIPC !== true && !shmVolume && !ownShm) return "wired without IPC sharing";
   const containers: J[] = spec.containers ?? [];
   const wired = containers.filter(
     (c) =>
