@@ -53,6 +53,8 @@ const IMAGE_REJECTIONS = [
 ];
 const REPOSITORY_REQUIRED = `${REPOSITORY_FIELD}: Required value: `; // rule 6
 
+type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
 interface EngineFixture {
   source: string;
   engine: Record<string, unknown>;
@@ -213,6 +215,27 @@ describe(
         if (verdict.message.includes(REPOSITORY_REQUIRED) && reason === undefined) {
           assert.equal(stagesPayload(run), false, "an engine without repository must not be staged");
         }
+      });
+    }
+
+    // today's operator fields the validator accepts are wired as current engines
+    // (docs/policies/lmcache-injector.md#pd-roles): private shm, NIXL port as decimal text
+    for (const source of ["lm-operator-fields-valid.object", "lm-pd-nixl-port-float-form.object"]) {
+      test(`${source}: accepted and wired with private shm and the NIXL port 5600`, () => {
+        const { validator, injector } = load();
+        const fixture = fixtures.find((f) => f.source === source);
+        assert.ok(fixture, `the validator's test_data has ${source}`);
+        assert.equal(validatorMessage(validator, fixture.engine).allowed, true);
+        const run = injectorRun(injector, fixture.engine);
+        assert.equal(skipReason(run), undefined);
+        const spec = (run.mutatedObject as { spec: Record<string, J> }).spec;
+        assert.equal(spec.hostIPC, undefined, "private shm: no hostIPC");
+        assert.deepEqual(spec.volumes, [{ name: "lmcache-dev-shm", emptyDir: { medium: "Memory" } }]);
+        const env = spec.containers[0].env as J[];
+        assert.deepEqual(
+          env.find((e) => e.name === "VLLM_NIXL_SIDE_CHANNEL_PORT"),
+          { name: "VLLM_NIXL_SIDE_CHANNEL_PORT", value: "5600" },
+        );
       });
     }
   },
