@@ -1193,6 +1193,36 @@ injectCase(
       },
     );
   }
+  {
+    // a decoder gets no IPC wiring whatever ipcMode says; its own --kv-transfer-config is kept and stamped
+    const name = "pd-decoder-ipc-mode-user-kv";
+    const pod = withAnn({ [ROLE]: "decoder" });
+    pod.spec.containers[0].args = ["--model", "m", "--kv-transfer-config", "{}"];
+    const out = clone(pod);
+    addNixl(out.spec.containers[0], "5558");
+    out.metadata.annotations[K.injected] = "true";
+    out.metadata.annotations[K.skip] = "kv-transfer-config-present";
+    const req = putJson(`request_${name}.json`, request(pod));
+    const exp = putJson(`expected_${name}.json`, out);
+    addCase(
+      name,
+      {
+        description: "decoder with ipcMode hostIPC and its own --kv-transfer-config: NIXL env and stamps only",
+        covers,
+        settings: { ipcMode: "hostIPC" },
+        session: [engineCurrent({ pd: {} }), pdCm()],
+      },
+      req,
+      {
+        allowed: true,
+        mutated: true,
+        object: exp,
+        warnings: [kvPresentWarning("vllm")],
+        auditAnnotations: {},
+        annotations: { [K.injected]: "true", [K.skip]: "kv-transfer-config-present" },
+      },
+    );
+  }
   skipCase(
     "pd-unknown-role",
     withAnn({ [ROLE]: "prefill" }),
