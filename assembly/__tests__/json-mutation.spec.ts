@@ -1,6 +1,6 @@
 // Mutation API of the JSON DOM: positions, duplicates, live nodes, dirty propagation, and
 // byte-exact output for everything not touched.
-import { ByteSink, JsonValue, parseJsonString } from "../json/index";
+import { ByteSink, JsonKind, JsonValue, parseJsonString } from "../json/index";
 
 function parse(text: string): JsonValue {
   const r = parseJsonString(text);
@@ -230,5 +230,82 @@ describe("json mutation: new values", () => {
     );
     expect(sink.toString()).toBe('{"a":[1,"é","😀"]}');
     expect(doc.rawText()).toBe(sink.toString());
+  });
+});
+
+describe("json mutation: items pushed after a parsed list", () => {
+  it("are written after the untouched items, which keep their bytes", () => {
+    const doc = parse('{"l":[ 1 , {"a" : 2} ]}');
+    const l = child(doc, "l");
+    expect(l.push(JsonValue.int(3))).toBe(true);
+    expect(l.push(JsonValue.str("x"))).toBe(true);
+    expect(doc.toString()).toBe('{"l":[1,{"a" : 2},3,"x"]}');
+  });
+
+  it("count, index and probe as one list with the parsed items", () => {
+    const doc = parse('{"l":[{"name":"a"},7]}');
+    const l = child(doc, "l");
+    const o = JsonValue.object();
+    o.set("name", JsonValue.str("b"));
+    l.push(o);
+    expect(l.size()).toBe(3);
+    expect(l.at(1)!.toString()).toBe("7");
+    expect(l.at(2)!.toString()).toBe('{"name":"b"}');
+    expect(l.at(3) === null).toBe(true);
+    expect(l.itemKind(2)).toBe(<i32>JsonKind.Object);
+    expect(l.itemKind(3)).toBe(-1);
+    expect(l.itemStringEquals(2, "name", "b")).toBe(true);
+    expect(l.itemStringEquals(0, "name", "b")).toBe(false);
+    expect(l.itemStringOrNull(0, "name")!).toBe("a");
+    expect(l.itemStringOrNull(1, "name") === null).toBe(true);
+  });
+
+  it("into an empty parsed list get no leading comma", () => {
+    const doc = parse('{"l":[ ]}');
+    child(doc, "l").push(JsonValue.int(1));
+    child(doc, "l").push(JsonValue.int(2));
+    expect(doc.toString()).toBe('{"l":[1,2]}');
+  });
+
+  it("stay in order when the list is later edited by position", () => {
+    const doc = parse("[1,2]");
+    doc.push(JsonValue.int(3));
+    expect(doc.insert(1, JsonValue.int(9))).toBe(true);
+    expect(doc.toString()).toBe("[1,9,2,3]");
+    expect(doc.removeAt(3)).toBe(true);
+    expect(doc.push(JsonValue.int(4))).toBe(true);
+    expect(doc.toString()).toBe("[1,9,2,4]");
+  });
+
+  it("are live nodes: a change below one is written", () => {
+    const doc = parse('{"l":[0]}');
+    const l = child(doc, "l");
+    l.push(JsonValue.object());
+    l.at(1)!.set("k", JsonValue.int(1));
+    expect(doc.toString()).toBe('{"l":[0,{"k":1}]}');
+  });
+});
+
+describe("json item probes", () => {
+  it("answer as at(i) then the member probe, for parsed and changed items", () => {
+    const doc = parse('[{"name":"a\\u0062"},{"name":1},"s",{"x":"y","name":"c","name":"d"}]');
+    expect(doc.itemStringOrNull(0, "name")!).toBe("ab");
+    expect(doc.itemStringEquals(0, "name", "ab")).toBe(true);
+    expect(doc.itemStringOrNull(1, "name") === null).toBe(true);
+    expect(doc.itemStringEquals(2, "name", "s")).toBe(false);
+    expect(doc.itemStringOrNull(3, "name")!).toBe("d"); // the last duplicate
+    expect(doc.itemStringEquals(4, "name", "d")).toBe(false);
+    expect(doc.itemKind(2)).toBe(<i32>JsonKind.String);
+    // a handed-out item changed since parsing answers with its change
+    doc.at(0)!.set("name", JsonValue.str("z"));
+    expect(doc.itemStringEquals(0, "name", "z")).toBe(true);
+    expect(doc.itemStringOrNull(0, "name")!).toBe("z");
+  });
+
+  it("answer -1, null and false for something that is not an array", () => {
+    const doc = parse('{"name":"a"}');
+    expect(doc.itemKind(0)).toBe(-1);
+    expect(doc.itemStringOrNull(0, "name") === null).toBe(true);
+    expect(doc.itemStringEquals(0, "name", "a")).toBe(false);
   });
 });

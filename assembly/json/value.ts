@@ -19,6 +19,18 @@ function scalarOf(kind: JsonKind, bytes: Uint8Array): JsonValue {
   return JsonValue._span(kind, bytes, null, -1, 0, bytes.length);
 }
 
+/** whether the string literal at data[start, end) (quotes included) decodes to `text`, compared on
+ *  the raw bytes when it has no escapes */
+function spanStringEquals(data: usize, start: i32, end: i32, text: string): bool {
+  const s = start + 1;
+  const e = end - 1;
+  if (containsBackslash(data, s, e)) {
+    const d = decodeStringBody(data, s, e, true);
+    return d !== null && d == text;
+  }
+  return rawTextEquals(data + <usize>s, e - s, text);
+}
+
 function invalid<T>(value: T, error: string): Read<T> {
   return new Read<T>(ReadState.Invalid, value, error);
 }
@@ -36,12 +48,15 @@ export class JsonValue {
   _vi: i32 = -1;
   _start: i32 = 0;
   _end: i32 = 0;
-  // the three flags sit together (one word): a node is 96 bytes on the heap instead of 112, and
+  // the four flags sit together (one word): a node is 96 bytes on the heap instead of 112, and
   // fewer bytes per node are fewer pages written on a fresh instance
   _dirty: bool = false;
   /** a parsed root: a clean one re-emits the whole input, surrounding whitespace included */
   _wholeInput: bool = false;
   _keyEscaped: bool = false;
+  /** an array whose records are still read directly and whose `_items` hold only what was pushed
+   *  after them: appending to a parsed list of 50,000 items creates no node for those items */
+  _itemsAreTail: bool = false;
   _parent: JsonValue | null = null;
   /** materialised direct children (containers only) */
   _items: Array<JsonValue> | null = null;
@@ -354,14 +369,7 @@ export class JsonValue {
   stringEquals(key: string, text: string): bool {
     const p = this.locateMember(key, JsonKind.String);
     if (p === null) return false;
-    const data = p.data;
-    const s = p.start + 1;
-    const e = p.end - 1;
-    if (containsBackslash(data, s, e)) {
-      const d = decodeStringBody(data, s, e, true);
-      return d !== null && d == text;
-    }
-    return rawTextEquals(data + <usize>s, e - s, text);
+    return spanStringEquals(p.data, p.start, p.end, text);
   }
   /** whether member `key` is the boolean `value` (get(key) then asBool() Ok with that value) */
   memberIsBool(key: string, value: bool): bool {
@@ -374,6 +382,100 @@ export class JsonValue {
     const bytes = this._bytes;
     if (this._kind != JsonKind.String || bytes === null) return null;
     return decodeLiteral(bytes, this._start, this._end);
+  }
+
+  // ---- allocation-free probes of an array's items (no node per item: a scan over a list of
+  // 50,000 objects would otherwise create 50,000 nodes to read one member of each) ----
+  /** the kind of item `i` of this array, or -1 when out of range or this is not an array */
+  itemKind(i: i32): i32 {
+    if (this._kind != JsonKind.Array) return -1;
+    const doc = this._doc;
+    if (doc !== null && this.readsRecords()) {
+      const vi = this.recordAt(doc, i);
+      if (vi < 0) {
+        const t = this.tailItem(doc, i);
+        return t !== null ? <i32>t._kind : -1;
+      }
+      const node = doc.existing(vi);
+      if (node !== null) return <i32>node._kind;
+      return <i32>kindOfLeadByte(<u32>load<u8>(doc.bytes.dataStart + <usize>doc.table.start(vi)));
+    }
+    const items = this._children();
+    return i >= 0 && i < items.length ? <i32>unchecked(items[i])._kind : -1;
+  }
+  /** what `at(i)` then `isDecodableString()` answers (for an object: its i-th member value) */
+  itemIsDecodableString(i: i32): bool {
+    if (!this.isContainer()) return false;
+    const doc = this._doc;
+    if (doc !== null && this.readsRecords()) {
+      const vi = this.recordAt(doc, i);
+      if (vi >= 0 && doc.existing(vi) === null) {
+        const start = doc.table.start(vi);
+        const end = doc.table.end(vi);
+        const data = doc.bytes.dataStart;
+        return (
+          end > start &&
+          kindOfLeadByte(<u32>load<u8>(data + <usize>start)) == JsonKind.String &&
+          stringBodyDecodes(data, start + 1, end - 1)
+        );
+      }
+    }
+    const item = this.at(i);
+    return item !== null && item.isDecodableString();
+  }
+  /** what `at(i)` then `memberKind(key)` answers (-1 also when item `i` is not an object) */
+  itemMemberKind(i: i32, key: string): i32 {
+    const p = this.locateItemMember(i, key, -1);
+    return p !== null ? <i32>p.kind : -1;
+  }
+  /** what `at(i)` then `memberIsDecodableString(key)` answers */
+  itemMemberIsDecodableString(i: i32, key: string): bool {
+    const p = this.locateItemMember(i, key, JsonKind.String);
+    return p !== null && stringBodyDecodes(p.data, p.start + 1, p.end - 1);
+  }
+  /** what `at(i)` then `stringOrNull(key)` answers (null also when item `i` is not an object) */
+  itemStringOrNull(i: i32, key: string): string | null {
+    const p = this.locateItemMember(i, key, JsonKind.String);
+    if (p === null) return null;
+    const owner = p.bytes;
+    if (owner === null) return null; // cannot happen: every string has its text
+    return decodeLiteral(owner, p.start, p.end);
+  }
+  /** what `at(i)` then `stringEquals(key, text)` answers (false when item `i` is not an object) */
+  itemStringEquals(i: i32, key: string, text: string): bool {
+    const p = this.locateItemMember(i, key, JsonKind.String);
+    if (p === null) return false;
+    return spanStringEquals(p.data, p.start, p.end, text);
+  }
+
+  /** member `key` of item `i` as `at(i)` then `locateMember` finds it, without the item's node
+   *  unless one was already handed out (it may have been changed since the records were made) */
+  private locateItemMember(i: i32, key: string, want: i32): MemberProbe | null {
+    if (this._kind != JsonKind.Array) return null;
+    const doc = this._doc;
+    if (doc !== null && this.readsRecords()) {
+      const vi = this.recordAt(doc, i);
+      if (vi < 0) {
+        const t = this.tailItem(doc, i);
+        return t !== null ? t.locateMember(key, want) : null;
+      }
+      const node = doc.existing(vi);
+      if (node !== null) return node.locateMember(key, want);
+      const bytes = doc.bytes;
+      const table = doc.table;
+      if (kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>table.start(vi))) != JsonKind.Object) return null;
+      const mvi = doc.lastMember(vi, key);
+      if (mvi < 0) return null;
+      const start = table.start(mvi);
+      const end = table.end(mvi);
+      if (start < 0 || end <= start || end > bytes.length) return null;
+      const kind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start));
+      if (want >= 0 && <i32>kind != want) return null;
+      return doc.probe().found(kind, bytes, start, end);
+    }
+    const items = this._children();
+    if (i < 0 || i >= items.length) return null;
+    return unchecked(items[i]).locateMember(key, want);
   }
 
   /** finds the last member `key`: its kind and text span in the document's probe (read at once;
@@ -426,16 +528,16 @@ export class JsonValue {
   size(): i32 {
     if (!this.isContainer()) return 0;
     const doc = this._doc;
-    if (this._items === null && doc !== null) return this.recordCount(doc);
+    if (doc !== null && this.readsRecords()) return this.recordCount(doc) + this.tailLength();
     return this._children().length;
   }
   /** i-th item (array) or i-th member value (object); null when out of range */
   at(i: i32): JsonValue | null {
     if (!this.isContainer()) return null;
     const doc = this._doc;
-    if (this._items === null && doc !== null) {
+    if (doc !== null && this.readsRecords()) {
       const vi = this.recordAt(doc, i);
-      return vi < 0 ? null : doc.node(vi, this);
+      return vi < 0 ? this.tailItem(doc, i) : doc.node(vi, this);
     }
     const items = this._children();
     if (i < 0 || i >= items.length) return null;
@@ -445,8 +547,16 @@ export class JsonValue {
   // ---- array mutation (false on non-arrays or out-of-range indices) ----
   push(value: JsonValue): bool {
     if (this._kind != JsonKind.Array) return false;
-    const items = this._children();
-    items.push(this.adopt(value));
+    if (this._doc !== null && this.readsRecords()) {
+      // the records stay as they are; the new item goes to the tail written after them
+      let tail = this._items;
+      if (tail === null) {
+        tail = new Array<JsonValue>();
+        this._items = tail;
+        this._itemsAreTail = true;
+      }
+      tail.push(this.adopt(value));
+    } else this._children().push(this.adopt(value));
     this._markDirty();
     return true;
   }
@@ -517,7 +627,8 @@ export class JsonValue {
    *  already handed out) */
   _children(): Array<JsonValue> {
     let items = this._items;
-    if (items !== null) return items;
+    if (items !== null && !this._itemsAreTail) return items;
+    const tail = items;
     const doc = this._doc;
     if (doc === null || !this.isContainer()) {
       items = new Array<JsonValue>();
@@ -534,9 +645,31 @@ export class JsonValue {
         if (next <= vi) break;
         vi = next;
       }
+      if (tail !== null) for (let k = 0; k < tail.length; k++) items.push(unchecked(tail[k]));
     }
     this._items = items;
+    this._itemsAreTail = false;
     return items;
+  }
+
+  /** whether the value records answer for this container's children (list not built, or only a
+   *  pushed tail kept after them) */
+  @inline readsRecords(): bool {
+    return this._items === null || this._itemsAreTail;
+  }
+
+  /** the pushed items after the records (0 without a tail) */
+  private tailLength(): i32 {
+    const tail = this._items;
+    return this._itemsAreTail && tail !== null ? tail.length : 0;
+  }
+
+  /** child `i` when it lies in the pushed tail (i counts the records first), or null */
+  private tailItem(doc: JsonDoc, i: i32): JsonValue | null {
+    const tail = this._items;
+    if (!this._itemsAreTail || tail === null) return null;
+    const k = i - this.recordCount(doc);
+    return k >= 0 && k < tail.length ? unchecked(tail[k]) : null;
   }
 
   /** number of direct children per the records (list not built) */

@@ -3,7 +3,7 @@
 // never match.
 import { i32ToDecimal } from "../util/decimal";
 import { JsonValue } from "../json/index";
-import { ensureArrayMember, itemNamed } from "./fields";
+import { ensureArrayMember } from "./fields";
 
 /** `{"name":"<name>","value":"<value>"}` */
 export function envVar(name: string, value: string): JsonValue {
@@ -19,7 +19,7 @@ export function envIndices(env: JsonValue | null, name: string): i32[] {
   if (env === null || !env.isArray()) return out;
   const n = env.size();
   for (let i = 0; i < n; i++) {
-    if (itemNamed(env.at(i), name)) out.push(i);
+    if (env.itemStringEquals(i, "name", name)) out.push(i);
   }
   return out;
 }
@@ -29,7 +29,7 @@ export function findEnvIndex(env: JsonValue | null, name: string): i32 {
   // the first of envIndices(env, name), without the list
   if (env === null || !env.isArray()) return -1;
   const n = env.size();
-  for (let i = 0; i < n; i++) if (itemNamed(env.at(i), name)) return i;
+  for (let i = 0; i < n; i++) if (env.itemStringEquals(i, "name", name)) return i;
   return -1;
 }
 

@@ -16,8 +16,7 @@ export function checkStringArray(node: JsonValue, field: string, path: string): 
   if (!list.isArray()) return path + "." + field + " is not an array";
   const n = list.size();
   for (let i = 0; i < n; i++) {
-    const item = list.at(i);
-    if (item === null || !item.isDecodableString()) return indexed(path + "." + field, i) + " is not a string";
+    if (!list.itemIsDecodableString(i)) return indexed(path + "." + field, i) + " is not a string";
   }
   return "";
 }
@@ -29,7 +28,10 @@ export function checkNamedObjectArray(node: JsonValue, field: string, path: stri
   if (!list.isArray()) return path + "." + field + " is not an array";
   const n = list.size();
   for (let i = 0; i < n; i++) {
-    const problem = namedObjectProblem(list.at(i));
+    // probed without a node per item
+    let problem = NamedObjectProblem.None;
+    if (list.itemKind(i) != <i32>JsonKind.Object) problem = NamedObjectProblem.NotObject;
+    else if (!list.itemMemberIsDecodableString(i, "name")) problem = NamedObjectProblem.NameNotString;
     if (problem != NamedObjectProblem.None) return namedObjectDetail(problem, indexed(path + "." + field, i));
   }
   return "";
@@ -82,11 +84,9 @@ export function checkEnvList(container: JsonValue, path: string): string {
   if (env === null || !env.isArray()) return "";
   const n = env.size();
   for (let i = 0; i < n; i++) {
-    const entry = env.at(i);
-    if (entry === null) continue;
-    const kind = entry.memberKind("value");
+    const kind = env.itemMemberKind(i, "value");
     if (kind < 0 || kind == JsonKind.Null) continue;
-    if (!entry.memberIsDecodableString("value")) {
+    if (!env.itemMemberIsDecodableString(i, "value")) {
       return indexed(path + ".env", i) + ".value is not a string";
     }
   }

@@ -196,15 +196,12 @@ function rejectUnsupportedPullPolicy(image: JsonValue, at: Path, errs: FieldErro
   }
 }
 
-// Whether an imagePullSecrets item violates rule 10 or 11 (or its type), without building the
-// violation: once the error list is full, the rest of a long list is only counted.
-function pullSecretItemViolates(item: JsonValue | null): bool {
-  if (item === null || item.isNull()) return true;
-  if (!item.isObject()) return true;
-  const name = item.getPresent("name");
-  if (name === null) return true;
-  const text = name.asString();
-  return !text.ok || text.value.length == 0 || !isDns1123Subdomain(text.value);
+// Whether an imagePullSecrets item is free of rule 10 and 11 violations (and of a wrong type),
+// probed without nodes: a valid item costs no allocation but its name, and once the error list is
+// full every other item is only counted.
+function validPullSecretAt(list: JsonValue, i: i32): bool {
+  const name = list.itemStringOrNull(i, "name");
+  return name !== null && name.length > 0 && isDns1123Subdomain(name);
 }
 
 // 10. `imagePullSecrets[i].name` absent or "" (a null item decodes to an empty reference).
@@ -216,12 +213,13 @@ function checkImagePullSecretNames(injection: JsonValue | null, at: Path, errs: 
   const listPath = at.child("imagePullSecrets");
   const n = list.size();
   for (let i = 0; i < n; i++) {
-    // paths are built only for a violation: a valid list of any length allocates nothing per item
-    const item = list.at(i);
+    // paths and nodes are built only for a violation: a valid item is probed in the records
+    if (validPullSecretAt(list, i)) continue;
     if (errs.full) {
-      if (pullSecretItemViolates(item)) errs.omit();
+      errs.omit();
       continue;
     }
+    const item = list.at(i);
     let name: JsonValue | null = null;
     if (item !== null && !item.isNull()) {
       if (!item.isObject()) {
