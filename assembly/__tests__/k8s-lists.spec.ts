@@ -105,6 +105,19 @@ describe("mergePullSecrets", () => {
     expect(mergePullSecrets(spec, ["b", "c"])).toBe(true);
     expect(spec.toString()).toBe('{"imagePullSecrets":[{"name":"a"},{"name":"b"},{"name":"c"}]}');
   });
+  it("many injected names (hashed, not looked up one by one) merge the same way", () => {
+    const names = ["a", "b", "x", "c", "a", "d", "e", "f", "x", "g", "h"];
+    expect(pullSecretsToAppend(parse('[{"name":"x"},{"name":5},"b",{"name":"b"}]'), names)).toStrictEqual([
+      "a",
+      "c",
+      "d",
+      "e",
+      "f",
+      "g",
+      "h",
+    ]);
+    expect(pullSecretsToAppend(null, names)).toStrictEqual(["a", "b", "x", "c", "d", "e", "f", "g", "h"]);
+  });
   it("already listed: count stays 1", () => {
     const text = '{"imagePullSecrets":[ {"name":"lmcache-payload-pull"} ]}';
     expect(secretsAfterMerge(text, ["lmcache-payload-pull"])).toBe(text);
