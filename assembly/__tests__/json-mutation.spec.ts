@@ -296,6 +296,10 @@ describe("json item probes", () => {
     expect(doc.itemStringOrNull(3, "name")!).toBe("d"); // the last duplicate
     expect(doc.itemStringEquals(4, "name", "d")).toBe(false);
     expect(doc.itemKind(2)).toBe(<i32>JsonKind.String);
+    expect(doc.itemStringValue(2)!).toBe("s");
+    expect(doc.itemStringValue(0) === null).toBe(true);
+    expect(doc.itemIsDecodableString(2)).toBe(true);
+    expect(doc.itemIsDecodableString(1)).toBe(false);
     // a handed-out item changed since parsing answers with its change
     doc.at(0)!.set("name", JsonValue.str("z"));
     expect(doc.itemStringEquals(0, "name", "z")).toBe(true);
@@ -307,5 +311,19 @@ describe("json item probes", () => {
     expect(doc.itemKind(0)).toBe(-1);
     expect(doc.itemStringOrNull(0, "name") === null).toBe(true);
     expect(doc.itemStringEquals(0, "name", "a")).toBe(false);
+    // the member-value forms read an object's i-th member like at(i)
+    expect(doc.itemStringValue(0)!).toBe("a");
+    expect(doc.itemIsDecodableString(0)).toBe(true);
+    expect(doc.itemIsDecodableString(1)).toBe(false);
+    expect(JsonValue.str("a").itemStringValue(0) === null).toBe(true);
+  });
+
+  it("see a replaced item, not the parsed one", () => {
+    const doc = parse('["a",{"name":"b"}]');
+    doc.at(0); // handed out, then replaced through the list
+    expect(doc.replace(0, JsonValue.int(1))).toBe(true);
+    expect(doc.itemStringValue(0) === null).toBe(true);
+    expect(doc.itemKind(0)).toBe(<i32>JsonKind.Number);
+    expect(doc.itemStringEquals(1, "name", "b")).toBe(true);
   });
 });

@@ -423,6 +423,24 @@ export class JsonValue {
     const item = this.at(i);
     return item !== null && item.isDecodableString();
   }
+  /** what `at(i)` then `stringValue()` answers (for an object: its i-th member value) */
+  itemStringValue(i: i32): string | null {
+    if (!this.isContainer()) return null;
+    const doc = this._doc;
+    if (doc !== null && this.readsRecords()) {
+      const vi = this.recordAt(doc, i);
+      if (vi >= 0 && doc.existing(vi) === null) {
+        const bytes = doc.bytes;
+        const start = doc.table.start(vi);
+        const end = doc.table.end(vi);
+        if (end <= start || kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start)) != JsonKind.String)
+          return null;
+        return decodeLiteral(bytes, start, end);
+      }
+    }
+    const item = this.at(i);
+    return item !== null ? item.stringValue() : null;
+  }
   /** what `at(i)` then `memberKind(key)` answers (-1 also when item `i` is not an object) */
   itemMemberKind(i: i32, key: string): i32 {
     const p = this.locateItemMember(i, key, -1);
