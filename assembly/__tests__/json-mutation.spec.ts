@@ -327,3 +327,50 @@ describe("json item probes", () => {
     expect(doc.itemStringEquals(1, "name", "b")).toBe(true);
   });
 });
+
+describe("json mutation: members of new keys added to a parsed object", () => {
+  it("are written after the untouched members and read like them", () => {
+    const doc = parse('{"m":{ "a" : 1 ,"b":"x"}}');
+    const m = child(doc, "m");
+    expect(m.set("c", JsonValue.str("y"))).toBe(true);
+    expect(m.set("d", JsonValue.int(4))).toBe(true);
+    expect(doc.toString()).toBe('{"m":{"a":1,"b":"x","c":"y","d":4}}');
+    expect(m.size()).toBe(4);
+    expect(m.keyAt(2)).toBe("c");
+    expect(m.keyAt(4)).toBe("");
+    expect(m.at(3)!.toString()).toBe("4");
+    expect(m.has("c")).toBe(true);
+    expect(m.get("c")!.toString()).toBe('"y"');
+    expect(m.stringOrNull("c")!).toBe("y");
+    expect(m.memberKind("d")).toBe(<i32>JsonKind.Number);
+    expect(m.stringEquals("b", "x")).toBe(true);
+    expect(m.has("z")).toBe(false);
+  });
+
+  it("replace their own value, or a parsed member's in place, on a second set", () => {
+    const doc = parse('{"a":1,"b":2}');
+    doc.set("c", JsonValue.int(3));
+    doc.set("c", JsonValue.int(30));
+    doc.set("a", JsonValue.int(10));
+    expect(doc.toString()).toBe('{"a":10,"b":2,"c":30}');
+  });
+
+  it("are removed like any member; removing a missing key changes nothing", () => {
+    const doc = parse('{"m":{ "a" : 1 }}');
+    const m = child(doc, "m");
+    expect(m.remove("zz")).toBe(false);
+    expect(m.dirty).toBe(false);
+    expect(doc.toString()).toBe('{"m":{ "a" : 1 }}');
+    m.set("c", JsonValue.int(3));
+    expect(m.remove("c")).toBe(true);
+    expect(m.remove("a")).toBe(true);
+    expect(doc.toString()).toBe('{"m":{}}');
+  });
+
+  it("are live nodes: a change below one is written", () => {
+    const doc = parse('{"a":[]}');
+    doc.set("o", JsonValue.object());
+    child(doc, "o").set("k", JsonValue.bool(true));
+    expect(doc.toString()).toBe('{"a":[],"o":{"k":true}}');
+  });
+});

@@ -54,8 +54,9 @@ export class JsonValue {
   /** a parsed root: a clean one re-emits the whole input, surrounding whitespace included */
   _wholeInput: bool = false;
   _keyEscaped: bool = false;
-  /** an array whose records are still read directly and whose `_items` hold only what was pushed
-   *  after them: appending to a parsed list of 50,000 items creates no node for those items */
+  /** a container whose records are still read directly and whose `_items` hold only what was
+   *  added after them (pushed items, members of new keys): appending to a parsed list of 50,000
+   *  items, or a key to an object of 130,000, creates no node for those already there */
   _itemsAreTail: bool = false;
   _parent: JsonValue | null = null;
   /** materialised direct children (containers only) */
@@ -265,7 +266,9 @@ export class JsonValue {
   get(key: string): JsonValue | null {
     if (this._kind != JsonKind.Object) return null;
     const doc = this._doc;
-    if (this._items === null && doc !== null) {
+    if (doc !== null && this.readsRecords()) {
+      const t = this.tailIndexOfKey(key);
+      if (t >= 0) return unchecked(this._items![t]);
       const vi = this.lastRecordOfKey(doc, key);
       return vi < 0 ? null : doc.node(vi, this);
     }
@@ -281,12 +284,23 @@ export class JsonValue {
   has(key: string): bool {
     if (this._kind != JsonKind.Object) return false;
     const doc = this._doc;
-    if (this._items === null && doc !== null) return this.lastRecordOfKey(doc, key) >= 0;
+    if (doc !== null && this.readsRecords())
+      return this.tailIndexOfKey(key) >= 0 || this.lastRecordOfKey(doc, key) >= 0;
     return this.lastIndexOfKey(key) >= 0;
   }
   /** replace the last occurrence in place (keeping its position), else append; false on non-objects */
   set(key: string, value: JsonValue): bool {
     if (this._kind != JsonKind.Object) return false;
+    const doc = this._doc;
+    if (doc !== null && this.readsRecords() && this.tailIndexOfKey(key) < 0 && this.lastRecordOfKey(doc, key) < 0) {
+      // a new key goes to the tail written after the records: adding one annotation to a pod
+      // with 130,000 of them creates no node for the others
+      const v = this.adopt(value);
+      v.setKey(key);
+      this.pushTail(v);
+      this._markDirty();
+      return true;
+    }
     const items = this._children();
     const i = this.lastIndexOfKey(key);
     const v = this.adopt(value);
@@ -305,6 +319,10 @@ export class JsonValue {
   /** remove every member with this key; true when something was removed */
   remove(key: string): bool {
     if (this._kind != JsonKind.Object) return false;
+    const doc = this._doc;
+    // nothing to remove: the member list is not built for nothing
+    if (doc !== null && this.readsRecords() && this.tailIndexOfKey(key) < 0 && this.lastRecordOfKey(doc, key) < 0)
+      return false;
     const items = this._children();
     const wanted = keyBytesFor(key);
     let kept = 0;
@@ -326,9 +344,12 @@ export class JsonValue {
   keyAt(i: i32): string {
     if (this._kind != JsonKind.Object) return "";
     const doc = this._doc;
-    if (this._items === null && doc !== null) {
+    if (doc !== null && this.readsRecords()) {
       const vi = this.recordAt(doc, i);
-      if (vi < 0) return "";
+      if (vi < 0) {
+        const t = this.tailItem(doc, i);
+        return t !== null ? t._decodedKey() : "";
+      }
       const s = decodeStringBody(
         doc.bytes.dataStart,
         doc.table.keyStart(vi),
@@ -506,7 +527,8 @@ export class JsonValue {
     let bytes: Uint8Array | null;
     let start: i32;
     let end: i32;
-    if (this._items === null && doc !== null) {
+    const t = doc !== null && this.readsRecords() ? this.tailIndexOfKey(key) : -1;
+    if (t < 0 && doc !== null && this.readsRecords()) {
       const vi = this.lastRecordOfKey(doc, key);
       if (vi < 0) return null;
       bytes = doc.bytes;
@@ -515,9 +537,10 @@ export class JsonValue {
       if (start < 0 || end <= start || end > bytes.length) return null;
       kind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start));
     } else {
-      const i = this.lastIndexOfKey(key);
+      const i = t >= 0 ? t : this.lastIndexOfKey(key);
       if (i < 0) return null;
-      const v = unchecked(this._children()[i]);
+      // with t >= 0 the pushed tail is `_items` itself, not the child list
+      const v = t >= 0 ? unchecked(this._items![t]) : unchecked(this._children()[i]);
       kind = v._kind;
       bytes = v._bytes;
       start = v._start;
@@ -567,13 +590,7 @@ export class JsonValue {
     if (this._kind != JsonKind.Array) return false;
     if (this._doc !== null && this.readsRecords()) {
       // the records stay as they are; the new item goes to the tail written after them
-      let tail = this._items;
-      if (tail === null) {
-        tail = new Array<JsonValue>();
-        this._items = tail;
-        this._itemsAreTail = true;
-      }
-      tail.push(this.adopt(value));
+      this.pushTail(this.adopt(value));
     } else this._children().push(this.adopt(value));
     this._markDirty();
     return true;
@@ -674,6 +691,26 @@ export class JsonValue {
    *  pushed tail kept after them) */
   @inline readsRecords(): bool {
     return this._items === null || this._itemsAreTail;
+  }
+
+  /** appends `v` (adopted) to the tail kept after the records */
+  private pushTail(v: JsonValue): void {
+    let tail = this._items;
+    if (tail === null) {
+      tail = new Array<JsonValue>();
+      this._items = tail;
+      this._itemsAreTail = true;
+    }
+    tail.push(v);
+  }
+
+  /** the position in the tail of the last member with this key, or -1 (also without a tail) */
+  private tailIndexOfKey(key: string): i32 {
+    const tail = this._items;
+    if (!this._itemsAreTail || tail === null) return -1;
+    const wanted = keyBytesFor(key);
+    for (let i = tail.length - 1; i >= 0; i--) if (unchecked(tail[i])._keyEquals(key, wanted)) return i;
+    return -1;
   }
 
   /** the pushed items after the records (0 without a tail) */

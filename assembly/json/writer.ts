@@ -83,7 +83,7 @@ function writeRecordStep(
   }
 }
 
-/** writes item k of the tail pushed after `node`'s records (`afterRecords`: some record was written
+/** writes item (or member) k of the tail added after `node`'s records (`afterRecords`: some record was written
  *  before it), or closes `node` past the last */
 function writeTailStep(
   node: JsonValue,
@@ -102,6 +102,7 @@ function writeTailStep(
   unchecked((next[top] = -2 - k));
   if (k > 0 || afterRecords) sink.writeByte(<u8>CHAR_COMMA);
   const child = unchecked(tail[k]);
+  if (node._kind == JsonKind.Object) writeKey(child, sink);
   if (!writeLeaf(child, sink)) openContainer(child, sink, stack, next);
 }
 
