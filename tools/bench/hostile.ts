@@ -24,24 +24,17 @@ export const HOSTILE_TARGETS = {
 } as const;
 
 /**
- * Shapes that still cost more than the budget (docs/benchmarks.md "Hostile inputs" has their
+ * Shapes that still cost more than the CI budget (docs/benchmarks.md "Hostile inputs" has their
  * ratios and what they are made of). The CI test (tests/hostile.test.ts) holds every other shape
- * to a looser ratio and all of them to the output budget; these are kept in the benchmark so the
- * miss stays visible.
+ * to a looser ratio and to the memory budget, and all of them to the output budget; these are
+ * kept in the benchmark so the miss stays visible.
+ *
+ * pull-secrets-annotation-150k: 150,000+ names are split, validated, deduplicated, appended to the
+ * pod as that many `{"name":…}` items and written back (the mutated pod is almost four times the
+ * request): each step is linear, but together they cost about 90× the no-logic guest in CPU time
+ * (52 MiB) after the fixes of issue 20.
  */
-export const KNOWN_OVER_BUDGET: readonly string[] = [
-  "cacheengine-validator/many-violations",
-  "cacheengine-validator/many-violations-update",
-  "cacheengine-validator/long-valid-list",
-  "lmcache-injector/env-50k",
-  "lmcache-injector/args-50k",
-  "lmcache-injector/containers-50k-target-last",
-  "lmcache-injector/volumes-50k",
-  "lmcache-injector/pod-pull-secrets-50k",
-  "lmcache-injector/pull-secrets-annotation-150k",
-  "lmcache-injector/bad-engine-reference",
-  "lmcache-injector/unknown-container-name",
-];
+export const KNOWN_OVER_BUDGET: readonly string[] = ["lmcache-injector/pull-secrets-annotation-150k"];
 
 export interface HostileShape {
   policy: string;
