@@ -306,6 +306,28 @@ describe("json item probes", () => {
     expect(doc.itemStringOrNull(0, "name")!).toBe("z");
   });
 
+  it("indexOfItemWithString finds each matching item in turn, records and pushed tail alike", () => {
+    const doc = parse('[{"name":"a"},{"name":"b"},"a",{"name":"a","x":1},{"name":"a\\u0062"}]');
+    const o = JsonValue.object();
+    o.set("name", JsonValue.str("a"));
+    doc.push(o);
+    expect(doc.indexOfItemWithString("name", "a")).toBe(0);
+    expect(doc.indexOfItemWithString("name", "a", 1)).toBe(3);
+    expect(doc.indexOfItemWithString("name", "a", 4)).toBe(5);
+    expect(doc.indexOfItemWithString("name", "a", 6)).toBe(-1);
+    expect(doc.indexOfItemWithString("name", "ab")).toBe(4);
+    expect(doc.indexOfItemWithString("name", "a", -3)).toBe(0);
+    expect(doc.indexOfItemWithString("name", "c")).toBe(-1);
+    // a handed-out item changed since parsing is searched as it is now
+    doc.at(1)!.set("name", JsonValue.str("c"));
+    expect(doc.indexOfItemWithString("name", "c")).toBe(1);
+    expect(doc.indexOfItemWithString("name", "b")).toBe(-1);
+    // after the list is built (an insert), the same answers by position
+    doc.insert(0, JsonValue.int(0));
+    expect(doc.indexOfItemWithString("name", "c")).toBe(2);
+    expect(parse('{"name":"a"}').indexOfItemWithString("name", "a")).toBe(-1);
+  });
+
   it("answer -1, null and false for something that is not an array", () => {
     const doc = parse('{"name":"a"}');
     expect(doc.itemKind(0)).toBe(-1);

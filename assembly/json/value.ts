@@ -5,7 +5,7 @@
 
 import { i64ToDecimal, u64ToDecimal } from "../util/decimal";
 import { decodeLiteral, jsonStringBytes } from "./arena";
-import { CHAR_LOWER_T } from "./chars";
+import { CHAR_LOWER_T, CHAR_OPEN_BRACE, CHAR_QUOTE } from "./chars";
 import { JsonDoc, MemberProbe, kindOfLeadByte, parseJson } from "./document";
 import { containsBackslash, decodeStringBody, scanNumber, stringBodyDecodes } from "./grammar";
 import { keyBytesFor, rawKeyEquals, rawTextEquals, utf8Bytes } from "./keys";
@@ -462,6 +462,41 @@ export class JsonValue {
     const item = this.at(i);
     return item !== null ? item.stringValue() : null;
   }
+  /** whether item `i` is a decodable string that starts with `prefix` (`whole`: that is `prefix`),
+   *  compared on the raw bytes when it has no escapes: a flag is looked for in 50,000 args without
+   *  decoding them */
+  itemStringStartsWith(i: i32, prefix: string, whole: bool = false): bool {
+    if (!this.isContainer()) return false;
+    const doc = this._doc;
+    let bytes: Uint8Array | null = null;
+    let start = 0;
+    let end = 0;
+    const vi = doc !== null && this.readsRecords() ? this.recordAt(doc, i) : -1;
+    if (doc !== null && vi >= 0 && doc.existing(vi) === null) {
+      bytes = doc.bytes;
+      start = doc.table.start(vi);
+      end = doc.table.end(vi);
+    } else {
+      const item = this.at(i);
+      if (item === null || item._kind != JsonKind.String) return false;
+      bytes = item._bytes;
+      start = item._start;
+      end = item._end;
+    }
+    if (bytes === null || end - start < 2) return false;
+    const data = bytes.dataStart;
+    if (<u32>load<u8>(data + <usize>start) != CHAR_QUOTE) return false;
+    const s = start + 1;
+    const e = end - 1;
+    if (containsBackslash(data, s, e)) {
+      const d = decodeStringBody(data, s, e, true);
+      return d !== null && (whole ? d == prefix : d.startsWith(prefix));
+    }
+    const wanted = keyBytesFor(prefix);
+    const n = wanted !== null ? wanted.length : prefix.length;
+    if (whole ? e - s != n : e - s < n) return false;
+    return rawTextEquals(data + <usize>s, n, prefix);
+  }
   /** what `at(i)` then `memberKind(key)` answers (-1 also when item `i` is not an object) */
   itemMemberKind(i: i32, key: string): i32 {
     const p = this.locateItemMember(i, key, -1);
@@ -485,6 +520,55 @@ export class JsonValue {
     const p = this.locateItemMember(i, key, JsonKind.String);
     if (p === null) return false;
     return spanStringEquals(p.data, p.start, p.end, text);
+  }
+
+  /** the first index >= `from` whose item `itemStringEquals(i, key, text)` holds, or -1: one walk
+   *  over the records instead of a lookup per index (the injector searches a container's env of
+   *  50,000 entries several times) */
+  indexOfItemWithString(key: string, text: string, from: i32 = 0): i32 {
+    if (this._kind != JsonKind.Array) return -1;
+    let pos = max(from, 0);
+    const doc = this._doc;
+    if (doc === null || !this.readsRecords()) {
+      const items = this._children();
+      for (; pos < items.length; pos++) if (unchecked(items[pos]).stringEquals(key, text)) return pos;
+      return -1;
+    }
+    const table = doc.table;
+    const data = doc.bytes.dataStart;
+    const limit = table.next(this._vi);
+    let vi = this.recordAt(doc, pos);
+    while (vi >= 0 && vi < limit) {
+      const node = doc.existing(vi);
+      let found = false;
+      if (node !== null) {
+        found = node.stringEquals(key, text);
+      } else if (<u32>load<u8>(data + <usize>table.start(vi)) == CHAR_OPEN_BRACE) {
+        const mvi = doc.lastMember(vi, key);
+        if (mvi >= 0) {
+          const start = table.start(mvi);
+          found =
+            <u32>load<u8>(data + <usize>start) == CHAR_QUOTE && spanStringEquals(data, start, table.end(mvi), text);
+        }
+      }
+      if (found) {
+        // the next search from here starts where this one stopped
+        this._curPos = pos;
+        this._curVi = vi;
+        return pos;
+      }
+      const next = table.next(vi);
+      if (next <= vi) break;
+      vi = next;
+      pos++;
+    }
+    const tail = this._items;
+    if (this._itemsAreTail && tail !== null) {
+      const count = this.recordCount(doc);
+      for (let k = max(from - count, 0); k < tail.length; k++)
+        if (unchecked(tail[k]).stringEquals(key, text)) return count + k;
+    }
+    return -1;
   }
 
   /** member `key` of item `i` as `at(i)` then `locateMember` finds it, without the item's node

@@ -47,11 +47,7 @@ export function readPodList(pod: JsonValue, field: string): ContainerList {
  *  objects or have no string name never match. */
 export function findNamedIndex(list: JsonValue | null, name: string): i32 {
   if (list === null || !list.isArray()) return -1;
-  const n = list.size();
-  for (let i = 0; i < n; i++) {
-    if (list.itemStringEquals(i, "name", name)) return i;
-  }
-  return -1;
+  return list.indexOfItemWithString("name", name);
 }
 
 /** Index of the container named `name` in `spec.containers`, or -1. */

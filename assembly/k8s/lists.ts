@@ -12,17 +12,15 @@ const FEW_INJECTED: i32 = 8;
 
 /** Some item of `list` is an object whose string `name` equals `name`. */
 export function hasItemNamed(list: JsonValue | null, name: string): bool {
-  return countItemsNamed(list, name) > 0;
+  return list !== null && list.indexOfItemWithString("name", name) >= 0;
 }
 
 /** How many items carry that name. */
 export function countItemsNamed(list: JsonValue | null, name: string): i32 {
   if (list === null || !list.isArray()) return 0;
   let count = 0;
-  const n = list.size();
-  for (let i = 0; i < n; i++) {
-    if (list.itemStringEquals(i, "name", name)) count++;
-  }
+  for (let i = list.indexOfItemWithString("name", name); i >= 0; i = list.indexOfItemWithString("name", name, i + 1))
+    count++;
   return count;
 }
 
