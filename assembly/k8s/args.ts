@@ -180,6 +180,23 @@ export function applyBareFlagToArray(array: JsonValue, flag: string): bool {
   return applyArgActionToArray(array, planApplyBareFlag(tokens, flag));
 }
 
+/** `hasFlag(containerArgs(container), flag)`: 1 or 0, and -1 where containerArgs is null (args not
+ *  an array of strings) */
+export function containerHasFlag(container: JsonValue, flag: string): i32 {
+  const args = container.getPresent("args");
+  if (args === null) return 0;
+  if (!args.isArray()) return -1;
+  // read in place: 50,000 args are not decoded to look for one flag
+  const withValue = flag + "=";
+  let found = false;
+  const n = args.size();
+  for (let i = 0; i < n; i++) {
+    if (!args.itemIsDecodableString(i)) return -1;
+    if (!found && (args.itemStringStartsWith(i, flag, true) || args.itemStringStartsWith(i, withValue))) found = true;
+  }
+  return found ? 1 : 0;
+}
+
 /** The container's `args` as strings: [] when unset, null when not an array of strings. */
 export function containerArgs(container: JsonValue): string[] | null {
   const args = container.getPresent("args");

@@ -11,10 +11,9 @@ import {
   checkPodLists,
   annotationEquals,
   annotationOrEmpty,
-  containerArgs,
+  containerHasFlag,
   containerAt,
   containerPath,
-  hasFlag,
   Plan,
 } from "../../../assembly/k8s/index";
 import {
@@ -205,14 +204,14 @@ export function planLmcacheInjection(decoded: DecodedRequest, lookups: Kubernete
     const listsShape = checkPodLists(pod);
     if (listsShape.length > 0) return invalidRequest(listsShape);
   }
-  const args = containerArgs(container);
-  if (args === null) return invalidRequest(containerPath(target.index) + ".args is not an array of strings");
+  const userHasKV = containerHasFlag(container, KV_TRANSFER_CONFIG_FLAG);
+  if (userHasKV < 0) return invalidRequest(containerPath(target.index) + ".args is not an array of strings");
 
   // 17. commit: wiring, then staging and secrets, then stamps
   const decision = new Decision();
   decision.kind = DecisionKind.Wire;
   decision.container = target.name;
-  decision.userHasKV = hasFlag(args, KV_TRANSFER_CONFIG_FLAG);
+  decision.userHasKV = userHasKV > 0;
   const plan = decision.plan;
   plan.setHostIPC();
   if (!decision.userHasKV) plan.appendArgs(target.index, [KV_TRANSFER_CONFIG_FLAG, resolvedEngine.kvText]);
