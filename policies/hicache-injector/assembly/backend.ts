@@ -19,6 +19,8 @@ import {
   checkMountPath,
   checkNfsExportPath,
   checkNfsServer,
+  goLowerAscii,
+  goLowerEquals,
   isBlank,
   MOUNT_PATH_ROOT_DETAIL,
   MOUNT_PATH_SYSTEM_DETAIL,
@@ -140,9 +142,8 @@ class Reader {
 
 /** Go-style runtime normalization: `vllm` → `VLLM`, `sglang` → `SGLang` (case-insensitive), others kept. */
 function normalizeRuntime(value: string): string {
-  const lower = value.toLowerCase();
-  if (lower == "vllm") return "VLLM";
-  if (lower == "sglang") return "SGLang";
+  if (goLowerEquals(value, "vllm")) return "VLLM";
+  if (goLowerEquals(value, "sglang")) return "SGLang";
   return value;
 }
 
@@ -156,7 +157,7 @@ export function readHiCacheBackend(spec: JsonValue | null): HiCacheBackend {
   let effective = "VLLM";
   if (runtime.length > 0) effective = normalizeRuntime(runtime);
   else if (engine.length > 0) effective = normalizeRuntime(engine);
-  b.runtimeId = effective.toLowerCase();
+  b.runtimeId = goLowerAscii(effective);
 
   const remote = r.object(spec, "remoteStorage", "spec.remoteStorage");
   b.hasRemote = remote !== null;

@@ -42,7 +42,7 @@ import {
   SKIP_INJECT_ANNOTATION,
 } from "../../../assembly/keys/index";
 import { i32ToDecimal } from "../../../assembly/util/decimal";
-import { shortenRendered } from "../../../assembly/validate/index";
+import { goLowerEquals, shortenRendered } from "../../../assembly/validate/index";
 import { backendProblem, backendRef, readHiCacheBackend, TYPE_SGLANG_HICACHE } from "./backend";
 import { hasLmcacheArgs, lmcacheArgsDetail, overrideArgTokens, planArgs } from "./args";
 import { planNfs, plannedEnv, plannedMount, plannedVolume } from "./nfs";
@@ -97,8 +97,13 @@ export function skipAnnotationOptsOut(value: string): bool {
     return true;
   if (value == "0" || value == "f" || value == "F" || value == "FALSE" || value == "false" || value == "False")
     return false;
-  const lower = value.toLowerCase();
-  if (lower == "no" || lower == "off" || lower == "disable" || lower == "disabled") return false;
+  if (
+    goLowerEquals(value, "no") ||
+    goLowerEquals(value, "off") ||
+    goLowerEquals(value, "disable") ||
+    goLowerEquals(value, "disabled")
+  )
+    return false;
   return true;
 }
 
