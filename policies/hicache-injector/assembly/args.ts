@@ -157,6 +157,7 @@ export function flagOf(token: string): string | null {
 /** The non-reserved engineOverrides.args to append (#engineoverrides): units whose flag the user
  *  already passes are dropped; positional entries are always appended. */
 export function overrideArgTokens(pre: string[], overrideArgs: string[]): string[] {
+  if (overrideArgs.length == 0) return overrideArgs; // the common case: no pass over the pod's args
   const owned = new Array<string>(0);
   for (let i = 0; i < pre.length; i++) {
     const f = flagOf(pre[i]);

@@ -425,7 +425,7 @@ export function planHiCacheInjection(decoded: DecodedRequest, lookups: Kubernete
   // 15. engineOverrides (non-reserved entries), then provenance
   const overrideTokens = overrideArgTokens(args, backend.overrideArgs);
   if (overrideTokens.length > 0) plan.appendArgs(index, overrideTokens);
-  const userEnv = envNames(container);
+  const userEnv = backend.overrideEnv.length > 0 ? envNames(container) : new Array<string>(0);
   for (let i = 0; i < backend.overrideEnv.length; i++) {
     if (userEnv.indexOf(backend.overrideEnvNames[i]) >= 0) continue;
     plan.appendToContainerList(index, "env", backend.overrideEnv[i]);
