@@ -180,6 +180,7 @@ interface Case {
   session?: string;
   cluster?: string;
   contextAware?: boolean;
+  hostCapabilities?: string[];
   expect: Expect;
 }
 const cases: Case[] = [];
@@ -206,6 +207,7 @@ interface ValidateCase {
   session?: string;
   settings?: J | string;
   contextAware?: boolean;
+  hostCapabilities?: string[];
   /** the expected object; undefined = no mutation */
   output?: J;
   failOpen?: [string, string];
@@ -242,6 +244,7 @@ function add(v: ValidateCase): void {
     session: v.session,
     cluster,
     contextAware: v.contextAware,
+    hostCapabilities: v.hostCapabilities,
     expect,
   });
 }
@@ -1125,6 +1128,34 @@ add({
     ["- type: Exchange", ...listRequest, "  response:", "    type: Success", `    payload: '${malformed}'`].join("\n") +
       "\n",
   );
+  // a recorded exchange for another namespace: the replaying host cannot answer this list
+  files.set(
+    "session_list-other-namespace.yml",
+    [
+      "- type: Exchange",
+      ...listRequest.map((l) => l.replace(`namespace: ${NS}`, "namespace: other")),
+      "  response:",
+      "    type: Success",
+      `    payload: '{"apiVersion":"v1","kind":"List","items":[]}'`,
+    ].join("\n") + "\n",
+  );
+  add({
+    name: "lookup-replay-mismatch",
+    description: "the host cannot answer the list (its recording is for another namespace): lookup-failed",
+    covers: "#step-6",
+    input: P,
+    session: "session_list-other-namespace.yml",
+    failOpen: ["lookup-failed", `listing CacheBackends in ${NS} failed`],
+  });
+  add({
+    name: "list-capability-not-granted",
+    description: "context-aware, but the list capability is not among the allowed host capabilities",
+    covers: "#step-6",
+    input: P,
+    cluster: "cluster_hc.yml",
+    hostCapabilities: ["kubernetes/get_resource"],
+    failOpen: ["lookup-denied", `listing CacheBackends in ${NS} was denied; use settings.backends`],
+  });
   const input = pod({ annotations: { ...forged } });
   add({
     name: "lookup-server-error",
@@ -1304,6 +1335,7 @@ function casesYaml(): string {
     if (c.session) lines.push(`  session: ${c.session}`);
     if (c.cluster) lines.push(`  cluster: ${c.cluster}`);
     if (c.contextAware !== undefined) lines.push(`  contextAware: ${c.contextAware}`);
+    if (c.hostCapabilities) lines.push(`  hostCapabilities: [${c.hostCapabilities.map(yamlScalar).join(", ")}]`);
     lines.push("  expect:");
     for (const [k, v] of Object.entries(c.expect)) {
       if (v === undefined) continue;
