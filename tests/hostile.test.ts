@@ -27,7 +27,7 @@ describe("hostile shapes", () => {
     assert.equal(growTo((n) => Buffer.alloc(3 * n), 1000).length, 1002);
   });
   test("every policy has shapes, each just above 1.5 MiB and valid JSON", () => {
-    for (const policy of ["cacheengine-validator", "lmcache-injector", "cacheblend-injector"]) {
+    for (const policy of ["cacheengine-validator", "lmcache-injector", "cacheblend-injector", "hicache-injector"]) {
       const shapes = hostileShapes(policy);
       assert.ok(shapes.length >= 9, policy);
       for (const s of shapes) {
@@ -64,7 +64,7 @@ describe("every built policy on hostile shapes", () => {
       }
       // the shapes that echo a value say little: each echoed value is shortened to 1 KiB
       const echo = report.results.filter((r) =>
-        /pull-policy|engine-reference|container-name|bad-pull-secrets/.test(r.shape),
+        /pull-policy|engine-reference|container-name|bad-pull-secrets|conflicting-ratio/.test(r.shape),
       );
       assert.ok(echo.length >= 4);
       for (const r of echo)

@@ -50,6 +50,8 @@ export const KNOWN_OVER_BUDGET: readonly string[] = [
   "cacheblend-injector/pull-secrets-annotation-150k",
   "cacheblend-injector/bad-engine-reference",
   "cacheblend-injector/unknown-container-name",
+  "hicache-injector/env-50k",
+  "hicache-injector/args-50k",
 ];
 
 export interface HostileShape {
@@ -304,11 +306,64 @@ function cacheblendShapes(target: number): HostileShape[] {
   ];
 }
 
+function hicacheShapes(target: number): HostileShape[] {
+  const dir = path.join(POLICIES_DIR, "hicache-injector", "test_data");
+  const base = readJson(path.join(dir, "request_realistic-three-backends.json"));
+  // the backend travels in the settings, so every shape runs the whole NFS plan without a host
+  const settings = readJson(path.join(dir, "settings_inline-backend-admission-policy.json"));
+  const p = "hicache-injector";
+  const s = (name: string, description: string, mutate: Mutator): HostileShape =>
+    shape(p, name, description, base, settings, mutate, target);
+  const sglang = (r: Json): Json => containersOf(r)[0];
+  return [
+    s("env-50k", "the engine container has 50,000+ env entries (the storage-dir env is searched)", (r, n) => {
+      sglang(r).env = range(n, (i) => ({ name: `E_${i}`, value: "v" }));
+    }),
+    s("args-50k", "the engine container has 50,000+ args (every HiCache flag is scanned for)", (r, n) => {
+      sglang(r).args = range(n, (i) => `--a${i}`);
+    }),
+    s("mounts-50k", "the engine container has 50,000+ volume mounts (searched by name and path)", (r, n) => {
+      sglang(r).volumeMounts = range(n, (i) => ({ name: `m${i}`, mountPath: `/m/${i}` }));
+    }),
+    s("volumes-50k", "50,000+ pod volumes (searched for the L3 volume)", (r, n) => {
+      specOf(r).volumes = range(n, (i) => ({ name: `v${i}`, emptyDir: {} }));
+    }),
+    s("containers-50k-engine-last", "50,000+ containers, sglang last", (r, n) => {
+      const engine = sglang(r);
+      specOf(r).containers = [...range(n, (i) => ({ name: `c${i}`, image: "busybox" })), engine];
+    }),
+    s("labels-100k", "the pod has 100,000+ labels (the selector is matched against them)", (r, n) => {
+      const labels = obj(obj(objectOf(r).metadata).labels);
+      for (let i = 0; i < n; i++) labels[`l${i}`] = "v";
+    }),
+    s(
+      "conflicting-ratio-backslashes",
+      "--hicache-ratio carries a long run of backslashes (echoed in the arg-conflict warning)",
+      (r, n) => {
+        sglang(r).args = ["--hicache-ratio", "\\".repeat(n)];
+      },
+    ),
+    s("skip-annotation-control-chars", "the skip-inject annotation is a long run of U+0001 (an opt-out)", (r, n) => {
+      annotationsOrNew(r)["inferencecache.io/skip-inject"] = "\u0001".repeat(n);
+    }),
+    s("long-groups", "userInfo.groups has 80,000+ items", (r, n) => {
+      obj(r.userInfo).groups = range(n, (i) => `group-${i}`);
+    }),
+  ];
+}
+
+function annotationsOrNew(r: Json): Json {
+  const metadata = obj(objectOf(r).metadata);
+  metadata.annotations ??= {};
+  return obj(metadata.annotations);
+}
+
 /** Every hostile shape of `policy` (an empty list for a policy the suite does not know yet). */
 export function hostileShapes(policy: string, target = HOSTILE_REQUEST_BYTES): HostileShape[] {
   if (policy === "cacheengine-validator") return cacheengineShapes(target);
   if (policy === "lmcache-injector") return lmcacheShapes(target);
   if (policy === "cacheblend-injector") return cacheblendShapes(target);
+  if (policy === "hicache-injector") return hicacheShapes(target);
   return [];
 }
 
