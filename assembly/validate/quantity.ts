@@ -470,7 +470,11 @@ export function readQuantityAt(
 ): Read<Quantity | null> {
   const v = presentAt(parent, key);
   if (v === null) return new Read<Quantity | null>(ReadState.Absent, null);
-  const where = path !== null ? path : childPath(at, key);
+  return readQuantityValue(v, path !== null ? path : childPath(at, key), errs);
+}
+
+/** A present JSON quantity value `v` at `where` (see readQuantityAt). */
+export function readQuantityValue(v: JsonValue, where: Path, errs: FieldErrorList): Read<Quantity | null> {
   let text: string;
   if (v.isNumber()) text = v.numberText();
   else {

@@ -19,7 +19,7 @@ import {
   MUST_BE_STRING,
 } from "../../../assembly/validate/index";
 import { KERNEL_CHECK_ANNOTATION } from "../../../assembly/keys/index";
-import { Quantity, readQuantityAt } from "../../../assembly/validate/quantity";
+import { Quantity, readQuantityAt, readQuantityValue } from "../../../assembly/validate/quantity";
 
 // ---- names of the API (docs/policies/cachebackend-validator.md#fields) ----
 // @ts-ignore: decorator
@@ -407,14 +407,7 @@ export function readBackend(object: JsonValue, requestNamespace: string, errs: F
   if (backendConfig.invalid) b.unreadable = true;
   const bc = backendConfig.value;
   if (bc !== null) {
-    const keys = new Array<string>();
-    const n = bc.size();
-    for (let i = 0; i < n; i++) {
-      const key = bc.keyAt(i);
-      if (!keys.includes(key)) keys.push(key); // a repeated key is one map entry
-    }
-    keys.sort((x: string, y: string): i32 => (x < y ? -1 : x > y ? 1 : 0));
-    b.backendConfigKeys = keys;
+    b.backendConfigKeys = sortedKeys(bc);
     const model = bc.getPresent("model");
     if (model !== null) b.backendConfigModel = stringValue(model.asString());
   }
@@ -518,17 +511,37 @@ function readQuantityMap(
 ): void {
   const map = readObjectAt(node, key, at, errs).value;
   if (map === null) return;
-  const keys = new Array<string>();
+  // members by position (a lookup by name scans the object: quadratic on a long map); the last
+  // of repeated names wins, as it does for a decoded map
+  const last = new Map<string, i32>();
   const n = map.size();
+  const nodes = new Array<JsonValue | null>(n);
   for (let i = 0; i < n; i++) {
-    const k = map.keyAt(i);
-    if (!keys.includes(k)) keys.push(k);
+    last.set(map.keyAt(i), i);
+    nodes[i] = map.at(i); // in order: positional access is cheap only sequentially
   }
-  keys.sort((x: string, y: string): i32 => (x < y ? -1 : x > y ? 1 : 0));
+  const keys = sortedKeys(map);
   const mapPath = at.child(key);
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
+    const v = nodes[last.get(k)];
     names.push(k);
-    values.push(readQuantityAt(map, k, null, errs, mapPath.key(k)).value);
+    values.push(v === null || v.isNull() ? null : readQuantityValue(v, mapPath.key(k), errs).value);
   }
+}
+
+/** The distinct member names of an object (a repeated key is one map entry), sorted: the order
+ *  map-iterating rules report in (V4). */
+function sortedKeys(map: JsonValue): string[] {
+  const seen = new Set<string>();
+  const keys = new Array<string>();
+  const n = map.size();
+  for (let i = 0; i < n; i++) {
+    const key = map.keyAt(i);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    keys.push(key);
+  }
+  keys.sort((x: string, y: string): i32 => (x < y ? -1 : x > y ? 1 : 0));
+  return keys;
 }

@@ -7,7 +7,6 @@ import {
   forbidden,
   isDns1123Subdomain,
   goQuote,
-  containsString,
 } from "../../../assembly/validate/index";
 import { Quantity, parseQuantity, isMultipleOf } from "../../../assembly/validate/quantity";
 import { Backend, ResourceBlock } from "./backend";
@@ -71,8 +70,17 @@ function isQualifiedName(s: string): bool {
   return true;
 }
 
+/** Position of `name` in the sorted `names`, or -1 (binary search: maps can be long). */
 function indexOf(names: string[], name: string): i32 {
-  for (let i = 0; i < names.length; i++) if (names[i] == name) return i;
+  let lo = 0;
+  let hi = names.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const m = unchecked(names[mid]);
+    if (m == name) return mid;
+    if (m < name) lo = mid + 1;
+    else hi = mid - 1;
+  }
   return -1;
 }
 
@@ -97,26 +105,20 @@ function limitAgainstRequest(block: ResourceBlock, errs: FieldErrorList): void {
     if (limit === null || r < 0) continue;
     const request = block.requests[r];
     if (request === null) continue;
-    const requestText = block.label + ".requests[" + name + "] (" + request.toString() + ")";
-    if (overcommittable(name)) {
-      if (limit.cmp(request) < 0) {
-        errs.add(
-          invalidString(limitsPath.key(name), limit.toString(), "must be greater than or equal to " + requestText),
-        );
-      }
-    } else if (limit.cmp(request) != 0) {
-      errs.add(
-        invalidString(
-          limitsPath.key(name),
-          limit.toString(),
-          "must equal " +
-            requestText +
-            " — " +
-            goQuote(name) +
-            " is a non-overcommittable resource (hugepages and extended resources require request == limit)",
-        ),
-      );
+    if (overcommittable(name) ? limit.cmp(request) >= 0 : limit.cmp(request) == 0) continue;
+    if (errs.full) {
+      errs.omit(); // past the collection limit violations are only counted
+      continue;
     }
+    const requestText = block.label + ".requests[" + name + "] (" + request.toString() + ")";
+    const detail = overcommittable(name)
+      ? "must be greater than or equal to " + requestText
+      : "must equal " +
+        requestText +
+        " — " +
+        goQuote(name) +
+        " is a non-overcommittable resource (hugepages and extended resources require request == limit)";
+    errs.add(invalidString(limitsPath.key(name), limit.toString(), detail));
   }
 }
 
@@ -126,7 +128,11 @@ function requestWithoutLimit(block: ResourceBlock, errs: FieldErrorList): void {
   for (let i = 0; i < block.requestNames.length; i++) {
     const name = block.requestNames[i];
     const request = block.requests[i];
-    if (request === null || overcommittable(name) || containsString(block.limitNames, name)) continue;
+    if (request === null || overcommittable(name) || indexOf(block.limitNames, name) >= 0) continue;
+    if (errs.full) {
+      errs.omit();
+      continue;
+    }
     errs.add(
       invalidString(
         requestsPath.key(name),
@@ -171,6 +177,10 @@ function quantityMap(
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
     const q = values[i];
+    if (errs.full) {
+      if (violates(name, q, rule)) errs.omit();
+      continue;
+    }
     if (rule == 13) {
       if (q !== null && q.sign() < 0)
         errs.add(invalidString(mapPath.key(name), q.toString(), "must be a non-negative quantity"));
@@ -211,6 +221,17 @@ function quantityMap(
       }
     }
   }
+}
+
+/** Whether rule 13, 15, 16 or 17 rejects this entry (counted without building the violation). */
+function violates(name: string, q: Quantity | null, rule: i32): bool {
+  if (rule == 13) return q !== null && q.sign() < 0;
+  const problem = resourceNameProblem(name);
+  if (rule == 15) return problem.length > 0;
+  if (q === null || problem.length > 0) return false;
+  if (rule == 16) return name.indexOf("/") >= 0 && !q.isInteger();
+  const size = hugePageSize(name);
+  return size !== null && !isMultipleOf(q, size);
 }
 
 // 14: lmCache.hostMemory.capacity must be positive

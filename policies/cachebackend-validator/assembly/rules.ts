@@ -39,6 +39,7 @@ import {
 import {
   Backend,
   ProviderBlock,
+  EnvEntry,
   envSources,
   TYPE_LMCACHE,
   TYPE_HICACHE,
@@ -490,7 +491,9 @@ function validateSGLangHiCache(b: Backend, spec: Path, errs: FieldErrorList): vo
   }
   for (let i = 0; i < b.backendConfigKeys.length; i++) {
     const key = b.backendConfigKeys[i];
-    if (key != "model") errs.add(notSupportedString(spec.child("backendConfig").key(key), key, ["model"]));
+    if (key == "model") continue;
+    if (errs.full) errs.omit();
+    else errs.add(notSupportedString(spec.child("backendConfig").key(key), key, ["model"]));
   }
 }
 
@@ -640,6 +643,10 @@ function checkEngineOverrides(b: Backend, adapter: i32, errs: FieldErrorList): v
   for (let i = 0; i < b.env.length; i++) {
     const entry = b.env[i];
     if (!entry.readable) continue;
+    if (errs.full) {
+      countEnvViolations(entry, errs); // past the collection limit violations are only counted
+      continue;
+    }
     const at = envPath.index(i);
     if (!entry.name.invalid) {
       const name = entry.name.ok ? entry.name.value : "";
@@ -678,27 +685,44 @@ function checkEngineOverrides(b: Backend, adapter: i32, errs: FieldErrorList): v
   for (let i = 0; i < b.args.items.length; i++) {
     const flag = leadingFlag(b.args.items[i]);
     if (!b.args.bad[i] && flag.length > 0 && containsString(args, flag)) {
-      errs.add(forbidden(ov.child("args").index(i), reservedArgDetail(flag, rid)));
+      if (errs.full) errs.omit();
+      else errs.add(forbidden(ov.child("args").index(i), reservedArgDetail(flag, rid)));
     }
   }
   for (let i = 0; i < b.suppressArgs.items.length; i++) {
     const flag = b.suppressArgs.items[i];
     if (!b.suppressArgs.bad[i] && containsString(args, flag)) {
-      errs.add(forbidden(ov.child("suppressArgs").index(i), reservedArgDetail(flag, rid)));
+      if (errs.full) errs.omit();
+      else errs.add(forbidden(ov.child("suppressArgs").index(i), reservedArgDetail(flag, rid)));
     }
   }
   for (let i = 0; i < b.env.length; i++) {
     const name = b.env[i].name;
     if (name.ok && containsString(env, name.value)) {
-      errs.add(forbidden(envPath.index(i).child("name"), reservedEnvDetail(name.value, rid)));
+      if (errs.full) errs.omit();
+      else errs.add(forbidden(envPath.index(i).child("name"), reservedEnvDetail(name.value, rid)));
     }
   }
   for (let i = 0; i < b.suppressEnv.items.length; i++) {
     const name = b.suppressEnv.items[i];
     if (!b.suppressEnv.bad[i] && containsString(env, name)) {
-      errs.add(forbidden(ov.child("suppressEnv").index(i), reservedEnvDetail(name, rid)));
+      if (errs.full) errs.omit();
+      else errs.add(forbidden(ov.child("suppressEnv").index(i), reservedEnvDetail(name, rid)));
     }
   }
+}
+
+/** Counts (without building) the env-shape violations of one entry, as the loop reports them. */
+function countEnvViolations(entry: EnvEntry, errs: FieldErrorList): void {
+  let n = 0;
+  if (!entry.name.invalid) {
+    const name = entry.name.ok ? entry.name.value : "";
+    n += name.length == 0 ? 1 : envVarNameErrors(name).length;
+  }
+  const valueFrom = entry.valueFrom.value;
+  if (entry.value.ok && entry.value.value.length > 0 && valueFrom !== null) n++;
+  if (valueFrom !== null && sourceCount(valueFrom) != 1) n++;
+  for (let i = 0; i < n; i++) errs.omit();
 }
 
 /** Non-null members among the EnvVarSource sources. */
