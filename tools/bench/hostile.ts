@@ -33,6 +33,11 @@ export const KNOWN_OVER_BUDGET: readonly string[] = [
   "cacheengine-validator/many-violations",
   "cacheengine-validator/many-violations-update",
   "cacheengine-validator/long-valid-list",
+  "cachebackend-validator/many-violations",
+  "cachebackend-validator/many-violations-update",
+  "cachebackend-validator/long-valid-list",
+  "cachebackend-validator/wide-backend-config",
+  "cachebackend-validator/many-resources",
   "lmcache-injector/env-50k",
   "lmcache-injector/args-50k",
   "lmcache-injector/containers-50k-target-last",
@@ -189,6 +194,82 @@ function cacheengineShapes(target: number): HostileShape[] {
     }),
     s("wide-labels", "metadata.labels has 100,000+ keys", (r, n) => {
       const labels = obj(obj(objectOf(r).metadata).labels);
+      for (let i = 0; i < n; i++) labels[`l${i}`] = "v";
+    }),
+    s("long-groups", "userInfo.groups has 80,000+ items", (r, n) => {
+      obj(r.userInfo).groups = range(n, (i) => `group-${i}`);
+    }),
+  ];
+}
+
+function cachebackendShapes(target: number): HostileShape[] {
+  const dir = path.join(POLICIES_DIR, "cachebackend-validator", "test_data");
+  const base = readJson(path.join(dir, "request_nfs-sample.json"));
+  const legacy = readJson(path.join(dir, "request_resources-negative.json"));
+  const p = "cachebackend-validator";
+  const s = (name: string, description: string, mutate: Mutator, from: Json = base): HostileShape =>
+    shape(p, name, description, from, {}, mutate, target);
+  const nfsOf = (r: Json): Json => obj(obj(specOf(r).remoteStorage).nfs);
+  const overridesOf = (r: Json): Json => {
+    const integration = obj(specOf(r).integration);
+    integration.engineOverrides ??= {};
+    return obj(integration.engineOverrides);
+  };
+  return [
+    s("backslash-ratio", "hiCache.ratio is a run of backslashes (echoed, each one escaped)", (r, n) => {
+      obj(specOf(r).hiCache).ratio = "\\".repeat(n);
+    }),
+    s("control-char-server", "the NFS server is a run of U+0001 (echoed as \\x01)", (r, n) => {
+      nfsOf(r).server = "\u0001".repeat(n);
+    }),
+    s(
+      "quoted-name-and-mount-path",
+      "metadata.name is a run of quotes and mountPath a run of tabs (both echoed)",
+      (r, n) => {
+        obj(objectOf(r).metadata).name = '"'.repeat(n);
+        nfsOf(r).mountPath = "\t".repeat(n);
+      },
+    ),
+    s("many-violations", "engineOverrides.env holds tens of thousands of invalid names", (r, n) => {
+      overridesOf(r).env = range(n, (i) => ({ name: `${i}BAD` }));
+    }),
+    s(
+      "many-violations-update",
+      "UPDATE: old and new backends both carry tens of thousands of invalid env names, differently ordered",
+      (r, n) => {
+        r.operation = "UPDATE";
+        overridesOf(r).env = range(n, (i) => ({ name: `${i}BAD` }));
+        const old = clone(objectOf(r));
+        obj(obj(obj(old.spec).integration).engineOverrides).env = range(n, (i) => ({ name: `${n - i}BAD` }));
+        r.oldObject = old;
+      },
+    ),
+    s("long-valid-list", "engineOverrides.args holds 50,000+ valid flags", (r, n) => {
+      overridesOf(r).args = range(n, (i) => `--flag-${i}=v`);
+    }),
+    s(
+      "wide-backend-config",
+      "backendConfig has 100,000+ keys (each one a HiCache violation, in sorted order)",
+      (r, n) => {
+        const config: Json = {};
+        for (let i = 0; i < n; i++) config[`k${n - i}`] = "v";
+        specOf(r).backendConfig = config;
+      },
+    ),
+    s(
+      "many-resources",
+      "legacy spec.resources.requests has 50,000+ extended resources without limits",
+      (r, n) => {
+        const requests: Json = {};
+        for (let i = 0; i < n; i++) requests[`example.com/r${i}`] = "1";
+        obj(specOf(r).resources).requests = requests;
+      },
+      legacy,
+    ),
+    s("wide-labels", "metadata.labels has 100,000+ keys", (r, n) => {
+      const metadata = obj(objectOf(r).metadata);
+      metadata.labels ??= {};
+      const labels = obj(metadata.labels);
       for (let i = 0; i < n; i++) labels[`l${i}`] = "v";
     }),
     s("long-groups", "userInfo.groups has 80,000+ items", (r, n) => {
@@ -364,6 +445,7 @@ export function hostileShapes(policy: string, target = HOSTILE_REQUEST_BYTES): H
   if (policy === "lmcache-injector") return lmcacheShapes(target);
   if (policy === "cacheblend-injector") return cacheblendShapes(target);
   if (policy === "hicache-injector") return hicacheShapes(target);
+  if (policy === "cachebackend-validator") return cachebackendShapes(target);
   return [];
 }
 
