@@ -5,13 +5,22 @@ CLI := node bin/cachewarden.js
 POLICY_WASM := $(wildcard policies/*/policy.wasm)
 ANNOTATED_WASM := $(wildcard policies/*/annotated-policy.wasm)
 
-.PHONY: all build test e2e-tests lint fmt typecheck examples bench fuzz mutation check-wasm clean
+.PHONY: all build push generate test e2e-tests lint fmt typecheck examples bench fuzz mutation check-wasm clean
 
 all: build
 
 ## build: compile, gate and annotate every policies/<name>/ (skips unchanged ones; FORCE=1 rebuilds)
 build:
 	$(CLI) build $(if $(FORCE),--force)
+
+## push: publish every policy as <REGISTRY>/<name>:v<version> (REGISTRY=host[:port]/path; default:
+## each metadata.yml ociUrl). Credentials come from the Docker config (docker login / $DOCKER_CONFIG).
+push: build
+	$(CLI) publish $(if $(REGISTRY),--registry $(REGISTRY))
+
+## generate: rewrite policies/*/artifacthub-pkg.yml and deploy/ from policies/*/ (rerun after adding a policy)
+generate:
+	$(CLI) generate
 
 ## test: the whole suite (build, tsc, as-pect, node:test) ending in "<N> passed, <M> failed"
 test:

@@ -8,22 +8,12 @@ import * as path from "node:path";
 import * as yaml from "js-yaml";
 import { PolicyModule } from "../tools/host/guest";
 import { validateSettings } from "../tools/host/evaluate";
+import { readmeManifests } from "../tools/publish/deploy";
 
 const ROOT = path.resolve(__dirname, "..");
 const POLICIES = path.join(ROOT, "policies");
 
 type Obj = Record<string, unknown>;
-
-function policyManifests(readme: string): Obj[] {
-  const out: Obj[] = [];
-  for (const m of readme.matchAll(/```ya?ml\n([\s\S]*?)```/g)) {
-    for (const doc of yaml.loadAll(m[1])) {
-      const d = doc as Obj | null;
-      if (d && typeof d === "object" && String(d.apiVersion ?? "").startsWith("policies.kubewarden.io/")) out.push(d);
-    }
-  }
-  return out;
-}
 
 const sortJson = (v: unknown): string =>
   JSON.stringify(v, (_k, x) =>
@@ -36,7 +26,7 @@ for (const name of fs
   .sort()) {
   const dir = path.join(POLICIES, name);
   const wasm = path.join(dir, "annotated-policy.wasm");
-  const manifests = policyManifests(fs.readFileSync(path.join(dir, "README.md"), "utf8"));
+  const manifests = readmeManifests(fs.readFileSync(path.join(dir, "README.md"), "utf8"));
 
   test(`${name}: README has at least one ready Kubewarden manifest`, () => {
     assert.ok(manifests.length > 0, "no policies.kubewarden.io manifest in README.md");

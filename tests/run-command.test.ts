@@ -74,11 +74,11 @@ describe("run (in-process)", () => {
     assert.equal(a.stderr, "");
   });
 
-  test("registry and https modules need kwctl", async () => {
-    for (const uri of ["registry://ghcr.io/x/y:v1", "https://example.com/p.wasm", "http://example.com/p.wasm"]) {
+  test("https modules need kwctl (registry:// ones are pulled: tests/registry.test.ts)", async () => {
+    for (const uri of ["https://example.com/p.wasm", "http://example.com/p.wasm"]) {
       assert.equal(
         (await run([uri, "-r", data("request_pod.json")])).error,
-        `${uri}: only local modules (a path or file://) can be run without kwctl`,
+        `${uri}: only registry:// and local modules (a path or file://) can be run without kwctl`,
       );
     }
   });

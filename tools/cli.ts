@@ -1,4 +1,5 @@
-// cachewarden CLI: `run` mirrors `kwctl run`; `build`, `inspect`, `examples`, `bench`, `fuzz`.
+// cachewarden CLI: `run` mirrors `kwctl run`; `build`, `inspect`, `examples`, `bench`, `fuzz`, `push`, `pull`,
+// `publish`, `generate`, `scaffold`.
 // Each command lives in its own module and registers itself here. Errors are one clear line on
 // stderr and a non-zero exit, never a stack trace.
 import { Command, CommanderError } from "commander";
@@ -7,6 +8,9 @@ import { registerRun } from "./host/commands";
 import { registerExamples } from "./examples";
 import { registerBench } from "./bench/index";
 import { registerFuzz } from "./fuzz/index";
+import { registerPreview } from "./preview/commands";
+import { registerOci } from "./oci/commands";
+import { registerPublish } from "./publish/commands";
 
 export class CliError extends Error {}
 
@@ -22,6 +26,9 @@ registerRun(program);
 registerExamples(program);
 registerBench(program);
 registerFuzz(program);
+registerPreview(program);
+registerOci(program);
+registerPublish(program);
 
 program.parseAsync(process.argv).then(
   () => {

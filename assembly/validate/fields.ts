@@ -28,6 +28,12 @@ export const MUST_BE_OBJECT = "must be an object";
 // @ts-ignore: decorator
 @lazy
 export const MUST_BE_LIST = "must be a list";
+// @ts-ignore: decorator
+@lazy
+export const MUST_BE_BOOLEAN = "must be a boolean";
+// @ts-ignore: decorator
+@lazy
+export const MUST_BE_STRING_MAP = "must be a map of strings";
 
 const INT32_MIN: i64 = -2147483648;
 const INT32_MAX: i64 = 2147483647;
@@ -155,6 +161,36 @@ export function readStringAt(
   return s;
 }
 
+/** `parent.key` as a boolean. */
+export function readBoolAt(parent: JsonValue | null, key: string, at: Path | null, errs: FieldErrorList): Read<bool> {
+  const v = presentAt(parent, key);
+  if (v === null) return absent<bool>(false);
+  const b = v.asBool();
+  if (!b.ok) return wrongType<bool>(at, key, v, MUST_BE_BOOLEAN, false, errs);
+  return b;
+}
+
+/** `parent.key` as an object whose member values are all strings (`null` members included, as
+ *  Kubernetes decodes a `map[string]string`); any other member makes the whole map Invalid. */
+export function readStringMapAt(
+  parent: JsonValue | null,
+  key: string,
+  at: Path | null,
+  errs: FieldErrorList,
+): Read<JsonValue | null> {
+  const v = presentAt(parent, key);
+  if (v === null) return absent<JsonValue | null>(null);
+  if (!v.isObject()) return wrongType<JsonValue | null>(at, key, v, MUST_BE_STRING_MAP, null, errs);
+  const n = v.size();
+  for (let i = 0; i < n; i++) {
+    const member = v.at(i);
+    if (member !== null && !member.isNull() && !member.isDecodableString()) {
+      return wrongType<JsonValue | null>(at, key, v, MUST_BE_STRING_MAP, null, errs);
+    }
+  }
+  return new Read<JsonValue | null>(ReadState.Ok, v);
+}
+
 /** `parent.key` as an int32: an integer, or an integral number written as a float (`256.0`,
  *  `2.56e2`) as the API server admits it (docs/policies/cacheengine-validator.md#malformed-input); out of range → `must be a 32-bit integer`. */
 export function readInt32At(parent: JsonValue | null, key: string, at: Path | null, errs: FieldErrorList): Read<i32> {
@@ -188,7 +224,7 @@ export function readNumberAt(
 }
 
 /** True for JSON number text without fraction or exponent (`-12`, `18446744073709551616`). */
-function isIntegerText(text: string): bool {
+export function isIntegerText(text: string): bool {
   if (text.length == 0) return false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

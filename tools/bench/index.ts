@@ -7,6 +7,7 @@ import { renderHostileMarkdown, runHostile } from "./hostile";
 import { PAGE_BUDGET_FILE, readPageBudget, updatedPageBudget, writePageBudget } from "./page-budget";
 import { renderMarkdown } from "./report";
 import { runBench } from "./run";
+import { renderPreviewMarkdown, runPreviewBench } from "./preview";
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -36,11 +37,16 @@ export function registerBench(program: Command): void {
     )
     .option("--hostile-only", "run only the hostile-input suite")
     .option(
+      "--preview [objects]",
+      "only time `cachewarden preview` on a generated dump (default 10000 objects; limit 60 s): preview.md, preview.json",
+      positiveInt,
+    )
+    .option(
       "--record-pages",
       "record the pages each measured policy's primary case writes as the budget CI holds (tools/bench/page-budget.json; `npm run bench` does)",
     )
     .action(
-      (
+      async (
         policies: string[],
         opts: {
           iterations?: number;
@@ -52,9 +58,21 @@ export function registerBench(program: Command): void {
           hostile?: boolean;
           hostileOnly?: boolean;
           recordPages?: boolean;
+          preview?: number | true;
         },
       ) => {
         const log = (line: string) => process.stderr.write(`${line}\n`);
+        // the preview scale check runs alone, with its own section and files
+        if (opts.preview !== undefined) {
+          const previewBench = await runPreviewBench(opts.preview === true ? undefined : opts.preview, log);
+          const section = `## cachewarden preview at scale\n\n${renderPreviewMarkdown(previewBench)}`;
+          fs.mkdirSync(opts.out, { recursive: true });
+          fs.writeFileSync(path.join(opts.out, "preview.md"), section);
+          fs.writeFileSync(path.join(opts.out, "preview.json"), JSON.stringify(previewBench, null, 2) + "\n");
+          process.stdout.write(section);
+          if (opts.strict && !previewBench.pass) process.exitCode = 1;
+          return;
+        }
         if (opts.hostileOnly) {
           const hostile = runHostile({ policies, iterations: opts.iterations ?? (opts.quick ? 3 : 7), log });
           const markdown = `## Hostile inputs\n\n${renderHostileMarkdown(hostile)}`;

@@ -15,6 +15,7 @@ import {
   readPolicyMetadata,
 } from "./request";
 import type { PolicyMode } from "./response";
+import { pullToBuffer } from "../oci/commands";
 
 interface RunFlags {
   requestPath: string;
@@ -27,14 +28,16 @@ interface RunFlags {
   mode: PolicyMode;
   showPatch?: boolean;
   timeoutSeconds?: number;
+  sourcesPath?: string;
 }
 
-/** kwctl accepts `file://` URIs and plain paths; registry and https sources need kwctl itself. */
-function modulePathFromUri(uri: string): string {
-  if (uri.startsWith("file://")) return uri.slice("file://".length);
-  if (/^(registry|https?):\/\//.test(uri))
-    throw new Error(`${uri}: only local modules (a path or file://) can be run without kwctl`);
-  return uri;
+/** kwctl accepts `registry://` and `file://` URIs and plain paths; https sources need kwctl itself. */
+async function loadModule(uri: string, flags: RunFlags): Promise<PolicyModule> {
+  if (uri.startsWith("registry://")) return PolicyModule.fromBytes(await pullToBuffer(uri, flags), uri);
+  if (uri.startsWith("file://")) return PolicyModule.fromFile(uri.slice("file://".length));
+  if (/^https?:\/\//.test(uri))
+    throw new Error(`${uri}: only registry:// and local modules (a path or file://) can be run without kwctl`);
+  return PolicyModule.fromFile(uri);
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -81,7 +84,7 @@ export interface RunOutput {
 }
 
 async function runPolicy(moduleUri: string, flags: RunFlags, out: RunOutput): Promise<void> {
-  const module = PolicyModule.fromFile(modulePathFromUri(moduleUri));
+  const module = await loadModule(moduleUri, flags);
   const request = loadAdmissionRequest(flags.requestPath);
   const opts: EvaluationOptions = {
     settings: settingsFrom(flags),
@@ -110,7 +113,7 @@ export function registerRun(program: Command, out: RunOutput = process): void {
   program
     .command("run")
     .description("Evaluate a request against a policy module, like `kwctl run` (AdmissionResponse JSON on stdout)")
-    .argument("<module>", "policy module: a path or file:// URI")
+    .argument("<module>", "policy module: a path, file:// or registry:// URI")
     .requiredOption(
       "-r, --request-path <path>",
       "AdmissionRequest, AdmissionReview or plain manifest (JSON/YAML); - for stdin",
@@ -128,6 +131,7 @@ export function registerRun(program: Command, out: RunOutput = process): void {
       "--cluster-objects <file>",
       "answer Kubernetes lookups from a YAML list / stream of objects (cachewarden extension)",
     )
+    .option("--sources-path <file>", "kwctl sources.yaml for registry:// modules (insecure_sources use plain HTTP)")
     .addOption(new Option("--mode <mode>", "policy mode").choices(["protect", "monitor"]).default("protect"))
     .option("--show-patch", "also print the decoded JSON patch operations on stderr (stdout stays kwctl-identical)")
     .option(

@@ -18,7 +18,6 @@ import {
   readListAt,
   readStringAt,
   readInt32At,
-  readNumberAt,
   invalidJsonValue,
   presentAt,
   MUST_BE_OBJECT,
@@ -39,6 +38,7 @@ import {
   pullPolicies,
   cudagraphModes,
 } from "../../../assembly/keys/index";
+import { operatorViolations, rejectOutsideUnitInterval, NON_EMPTY_STRING_DETAIL } from "./operator";
 
 export enum EngineKind {
   LMCache,
@@ -55,13 +55,7 @@ export const CHUNK_SIZE_DETAIL = "must be 256 for CacheBlend (chunk_size == bloc
 export const CHECK_LAYER_DETAIL = "must be >= 0";
 // @ts-ignore: decorator
 @lazy
-export const RECOMP_RATIO_DETAIL = "must be in (0.0, 1.0]";
-// @ts-ignore: decorator
-@lazy
 export const CACHEBLEND_INJECTION_DETAIL = "must be specified for CacheBlend injection";
-// @ts-ignore: decorator
-@lazy
-export const REPOSITORY_REQUIRED_DETAIL = "must be a non-empty string";
 // @ts-ignore: decorator
 @lazy
 export const SECRET_NAME_REQUIRED_DETAIL = "must be a non-empty Secret name";
@@ -82,13 +76,18 @@ export function engineViolations(kind: EngineKind, object: JsonValue): FieldErro
   // container paths are values built on the way down; a leaf's path is built only for a violation
   const specPath = newPath("spec");
 
+  // CacheBlend reads `server` and `blend` here, LMCache only `server`, at rule 17
+  let server: Read<JsonValue | null> | null = null;
+  let blend: Read<JsonValue | null> | null = null;
   if (kind == EngineKind.CacheBlend) {
-    const server = readObjectAt(specNode, "server", specPath, errs);
-    rejectChunkSizeOtherThan256(server.value, specPath.child("server"), errs); // 1
-    const blend = readObjectAt(specNode, "blend", specPath, errs);
+    const serverRead = readObjectAt(specNode, "server", specPath, errs);
+    server = serverRead;
+    rejectChunkSizeOtherThan256(serverRead.value, specPath.child("server"), errs); // 1
+    const blendRead = readObjectAt(specNode, "blend", specPath, errs);
+    blend = blendRead;
     const blendPath = specPath.child("blend");
-    rejectNegativeCheckLayer(blend.value, blendPath, errs); // 2
-    rejectRecompRatioOutsideUnitInterval(blend.value, blendPath, errs); // 3
+    rejectNegativeCheckLayer(blendRead.value, blendPath, errs); // 2
+    rejectOutsideUnitInterval(blendRead.value, "recompRatio", blendPath, errs); // 3
   }
 
   const injection = readObjectAt(specNode, "injection", specPath, errs);
@@ -115,6 +114,7 @@ export function engineViolations(kind: EngineKind, object: JsonValue): FieldErro
   if (kind == EngineKind.CacheBlend) {
     rejectUnsupportedCudagraph(injection.value, injectionPath, errs); // 13
   }
+  operatorViolations(kind == EngineKind.CacheBlend, specNode, specPath, server, blend, errs); // 14–36
   return errs;
 }
 
@@ -134,18 +134,8 @@ function rejectNegativeCheckLayer(blend: JsonValue | null, at: Path, errs: Field
   if (node !== null) errs.add(invalidJsonValue(at.child("checkLayer"), node, CHECK_LAYER_DETAIL));
 }
 
-// 3. `spec.blend.recompRatio` present and (≤ 0 or > 1). The controller decodes it as a float64, so
-// the comparison is on the correctly rounded float64 value (`1.0` = 1 passes, `-0.0` fails), with
-// no tolerance. A number beyond float64 range (`1e400`) is outside (0, 1] as well.
-function rejectRecompRatioOutsideUnitInterval(blend: JsonValue | null, at: Path, errs: FieldErrorList): void {
-  const recompRatio = readNumberAt(blend, "recompRatio", at, errs);
-  const node = recompRatio.value;
-  if (node === null) return;
-  const f = node.asF64();
-  if (!f.ok || f.value <= 0.0 || f.value > 1.0) {
-    errs.add(invalidJsonValue(at.child("recompRatio"), node, RECOMP_RATIO_DETAIL));
-  }
-}
+// 3. `spec.blend.recompRatio` present and (≤ 0 or > 1): rejectOutsideUnitInterval (operator.ts),
+// shared with rules 15 and 16.
 
 // 4. CacheBlend: `spec.injection` absent (null counts as absent; a wrong type was already reported).
 function requireCacheBlendInjection(injection: Read<JsonValue | null>, path: Path, errs: FieldErrorList): void {
@@ -161,7 +151,7 @@ function requireCacheBlendPayloadImage(payloadImage: Read<JsonValue | null>, pat
 function requireRepository(repository: Read<string>, at: Path, errs: FieldErrorList): void {
   if (repository.invalid) return;
   if (repository.missing || checkPayloadRepository(repository.value) == RepositoryCheck.Unset) {
-    errs.add(required(at.child("repository"), REPOSITORY_REQUIRED_DETAIL));
+    errs.add(required(at.child("repository"), NON_EMPTY_STRING_DETAIL));
   }
 }
 

@@ -533,19 +533,15 @@ add(
 );
 add(
   "cb-unchecked-fields",
-  "fields outside the checked table are not checked (engine image secrets, E2-era injection fields)",
+  "fields outside the checked table are not checked (eviction.policy, engine image secrets, E2-era injection fields)",
   request(
     "CREATE",
     cbWith((s) => {
-      s.l1 = { sizeGB: -3 };
       s.eviction = { policy: "??" };
-      s.server.port = 99999;
-      s.l2Backend = { type: "Nope" };
       s.imagePullSecrets = [{ name: "Not_A_Secret" }];
       s.injection.blockSize = "x";
       s.injection.attentionBackend = 7;
       s.injection.env = "y";
-      s.blend.partialBucket = [];
     }),
   ),
   accept,
@@ -653,6 +649,493 @@ add(
     "UPDATE that repairs a violation is accepted",
     request("UPDATE", cbBase(), old),
     accept,
+  );
+}
+// ---- rules 14–36: the operator controller's checks and the IPC / PD schema constraints ----
+const POSITIVE = "must be greater than 0";
+const UNIT = "must be in (0.0, 1.0]";
+const PORT = "must be in [1024, 65535]";
+add(
+  "lm-operator-fields-valid",
+  "LMCache with every field of rules 14-36 set and valid (resp backend, aesgcm serde, coordinator ref)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.eviction = { policy: "LRU", triggerWatermark: 0.8, evictionRatio: 0.2 };
+      s.server = { port: 5555 };
+      s.l2Backend = {
+        resp: { host: "redis.vllm-ns.svc", port: 6379, authSecretRef: { name: "redis-auth" } },
+        serde: { aesgcm: { masterKeySecretRef: { name: "kv-master-key" } } },
+      };
+      s.coordinator = { ref: { name: "coord" }, heartbeatInterval: 10, l2EventFlushInterval: 5 };
+      s.gpuVendor = "nvidia";
+      s.hostIPC = false;
+      s.isolatedIPC = true;
+      s.pd = { nixlSideChannelPort: 5600, nixlLoadFailurePolicy: "fail" };
+    }),
+  ),
+  accept,
+);
+add(
+  "cb-operator-fields-valid",
+  "CacheBlend with every field of rules 14-36 set and valid (raw backend, coordinator url)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.server.port = 5555;
+      s.blend.partialBucket = 4;
+      s.l1 = { sizeGB: 8 };
+      s.eviction = { triggerWatermark: 1, evictionRatio: 0.1 };
+      s.l2Backend = { raw: { type: "fs", config: { path: "/mnt/kv" } } };
+      s.coordinator = { ref: {}, url: "http://coord.vllm-ns.svc:9000" };
+      s.gpuVendor = "amd";
+      s.hostIPC = true;
+      s.pd = { nixlSideChannelPort: 5558, nixlLoadFailurePolicy: "ignore" };
+    }),
+  ),
+  accept,
+);
+add(
+  "lm-eviction-policy-noop",
+  "eviction.policy noop is not checked (the operator's sources disagree)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.eviction = { policy: "noop", triggerWatermark: 0.8, evictionRatio: 0.2 };
+    }),
+  ),
+  accept,
+);
+add(
+  "lm-l1-size-zero",
+  "l1.sizeGB 0 (rule 14)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.l1.sizeGB = 0;
+    }),
+  ),
+  reject(LM(`spec.l1.sizeGB: Invalid value: 0: ${POSITIVE}`)),
+);
+add(
+  "lm-trigger-watermark-zero",
+  "eviction.triggerWatermark 0 (rule 15, open lower end)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.eviction = { triggerWatermark: 0 };
+    }),
+  ),
+  reject(LM(`spec.eviction.triggerWatermark: Invalid value: 0: ${UNIT}`)),
+);
+add(
+  "lm-trigger-watermark-just-inside",
+  "eviction.triggerWatermark 0.01 is accepted (rule 15)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.eviction = { triggerWatermark: 0.01 };
+    }),
+  ),
+  accept,
+);
+add(
+  "lm-trigger-watermark-one",
+  "eviction.triggerWatermark 1.0 is accepted (rule 15, closed upper end)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.eviction = { triggerWatermark: raw("1.0") };
+    }),
+  ),
+  accept,
+);
+add(
+  "lm-trigger-watermark-above-one",
+  "eviction.triggerWatermark 1.1 (rule 15)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.eviction = { triggerWatermark: 1.1 };
+    }),
+  ),
+  reject(LM(`spec.eviction.triggerWatermark: Invalid value: 1.1: ${UNIT}`)),
+);
+add(
+  "cb-eviction-ratio-above-one",
+  "CacheBlend eviction.evictionRatio 1.5 (rule 16)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.eviction = { evictionRatio: 1.5 };
+    }),
+  ),
+  reject(CB(`spec.eviction.evictionRatio: Invalid value: 1.5: ${UNIT}`)),
+);
+add(
+  "lm-server-port-80",
+  "server.port 80 (rule 17)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.server = { port: 80 };
+    }),
+  ),
+  reject(LM(`spec.server.port: Invalid value: 80: ${PORT}`)),
+);
+add(
+  "cb-server-port-65536",
+  "CacheBlend server.port 65536 (rule 17)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.server.port = 65536;
+    }),
+  ),
+  reject(CB(`spec.server.port: Invalid value: 65536: ${PORT}`)),
+);
+add(
+  "cb-partial-bucket-zero",
+  "CacheBlend blend.partialBucket 0 (rule 18)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.blend.partialBucket = 0;
+    }),
+  ),
+  reject(CB("spec.blend.partialBucket: Invalid value: 0: must be >= 1")),
+);
+add(
+  "lm-l2-backend-empty",
+  "l2Backend: {} (rule 19)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.l2Backend = {};
+    }),
+  ),
+  reject(LM("spec.l2Backend: Required value: exactly one of resp or raw must be set")),
+);
+add(
+  "lm-l2-backend-resp-and-raw",
+  "a valid resp and a valid raw give rule 20 alone",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.l2Backend = { resp: { host: "r", port: 6379 }, raw: { type: "fs" } };
+    }),
+  ),
+  reject(LM('spec.l2Backend: Invalid value: "": exactly one of resp or raw must be set, got multiple')),
+);
+add(
+  "lm-resp-host-empty-port-zero",
+  'resp: {host: "", port: 0} gives rules 21 and 22 in one message',
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.l2Backend = { resp: { host: "", port: 0 } };
+    }),
+  ),
+  reject(
+    many("LMCacheEngine", "lm", [
+      "spec.l2Backend.resp.host: Required value: must be a non-empty string",
+      "spec.l2Backend.resp.port: Invalid value: 0: must be in [1, 65535]",
+    ]),
+  ),
+);
+add(
+  "cb-resp-port-absent",
+  "CacheBlend resp without port: absent counts as 0 (rule 22)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.l2Backend = { resp: { host: "r" } };
+    }),
+  ),
+  reject(CB("spec.l2Backend.resp.port: Invalid value: 0: must be in [1, 65535]")),
+);
+add(
+  "lm-resp-auth-secret-ref-without-name",
+  "resp.authSecretRef: {} (rule 23)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.l2Backend = { resp: { host: "r", port: 6379, authSecretRef: {} } };
+    }),
+  ),
+  reject(LM("spec.l2Backend.resp.authSecretRef.name: Required value: must be non-empty")),
+);
+add(
+  "cb-resp-auth-secret-ref-name-empty",
+  'CacheBlend resp.authSecretRef.name "" (rule 23)',
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.l2Backend = { resp: { host: "r", port: 6379, authSecretRef: { name: "" } } };
+    }),
+  ),
+  reject(CB("spec.l2Backend.resp.authSecretRef.name: Required value: must be non-empty")),
+);
+add(
+  "lm-raw-type-empty",
+  'raw.type "" (rule 24)',
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.l2Backend = { raw: { type: "" } };
+    }),
+  ),
+  reject(LM("spec.l2Backend.raw.type: Required value: must be a non-empty string")),
+);
+add(
+  "lm-serde-without-type",
+  "serde: {} with a valid resp (rule 25)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.l2Backend = { resp: { host: "r", port: 6379 }, serde: {} };
+    }),
+  ),
+  reject(LM("spec.l2Backend.serde: Required value: exactly one serde type must be set")),
+);
+add(
+  "cb-aesgcm-master-key-name-empty",
+  'CacheBlend serde.aesgcm.masterKeySecretRef.name "" (rule 26)',
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.l2Backend = { raw: { type: "fs" }, serde: { aesgcm: { masterKeySecretRef: { name: "" } } } };
+    }),
+  ),
+  reject(CB("spec.l2Backend.serde.aesgcm.masterKeySecretRef.name: Required value: must be non-empty")),
+);
+add(
+  "lm-serde-with-raw-serde-config",
+  "a valid aesgcm serde with a raw adapter whose config sets serde (rule 27)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.l2Backend = {
+        raw: { type: "fs", config: { serde: { type: "fp8" } } },
+        serde: { aesgcm: { masterKeySecretRef: { name: "kv-master-key" } } },
+      };
+    }),
+  ),
+  reject(
+    LM(
+      "spec.l2Backend.serde: Invalid value: \"\": cannot be combined with a raw adapter that sets a 'serde' config key",
+    ),
+  ),
+);
+add(
+  "lm-coordinator-ref-and-url",
+  'coordinator: {ref: {name: c}, url: "http://c"} (rule 28)',
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.coordinator = { ref: { name: "c" }, url: "http://c" };
+    }),
+  ),
+  reject(LM('spec.coordinator: Invalid value: "": exactly one of ref or url must be set, got both')),
+);
+add(
+  "lm-coordinator-empty",
+  "coordinator: {} (rule 29)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.coordinator = {};
+    }),
+  ),
+  reject(LM("spec.coordinator: Required value: exactly one of ref or url must be set")),
+);
+add(
+  "lm-coordinator-heartbeat-zero",
+  "coordinator.heartbeatInterval 0 (rule 30)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.coordinator = { url: "http://c", heartbeatInterval: 0 };
+    }),
+  ),
+  reject(LM(`spec.coordinator.heartbeatInterval: Invalid value: 0: ${POSITIVE}`)),
+);
+add(
+  "cb-coordinator-flush-interval-negative",
+  "CacheBlend coordinator.l2EventFlushInterval -1 (rule 31)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.coordinator = { ref: { name: "c" }, l2EventFlushInterval: -1 };
+    }),
+  ),
+  reject(CB(`spec.coordinator.l2EventFlushInterval: Invalid value: -1: ${POSITIVE}`)),
+);
+add(
+  "lm-gpu-vendor-intel",
+  "gpuVendor intel (rule 32)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.gpuVendor = "intel";
+    }),
+  ),
+  reject(LM('spec.gpuVendor: Unsupported value: "intel": supported values: "nvidia", "amd"')),
+);
+add(
+  "cb-gpu-vendor-not-a-string",
+  "CacheBlend gpuVendor true is the type error, not rule 32",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.gpuVendor = true;
+    }),
+  ),
+  reject(CB("spec.gpuVendor: Invalid value: true: must be a string")),
+);
+add(
+  "cb-host-ipc-string",
+  'CacheBlend hostIPC "true" (rule 33)',
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.hostIPC = "true";
+    }),
+  ),
+  reject(CB('spec.hostIPC: Invalid value: "true": must be a boolean')),
+);
+add(
+  "lm-isolated-ipc-number",
+  "isolatedIPC 1 (rule 34)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.isolatedIPC = 1;
+    }),
+  ),
+  reject(LM("spec.isolatedIPC: Invalid value: 1: must be a boolean")),
+);
+add(
+  "cb-isolated-ipc-not-checked",
+  "CacheBlend isolatedIPC is not checked (rule 34 is LMCache only)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.isolatedIPC = "yes";
+    }),
+  ),
+  accept,
+);
+add(
+  "lm-pd-nixl-port-80",
+  "pd: {nixlSideChannelPort: 80} (rule 35)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.pd = { nixlSideChannelPort: 80 };
+    }),
+  ),
+  reject(LM(`spec.pd.nixlSideChannelPort: Invalid value: 80: ${PORT}`)),
+);
+add(
+  "lm-pd-nixl-port-float-form",
+  "pd.nixlSideChannelPort 5600.0 is the integer 5600 (rule 35)",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.pd = { nixlSideChannelPort: raw("5600.0") };
+    }),
+  ),
+  accept,
+);
+add(
+  "cb-pd-nixl-load-failure-policy-retry",
+  "CacheBlend pd.nixlLoadFailurePolicy retry (rule 36)",
+  request(
+    "CREATE",
+    cbWith((s) => {
+      s.pd = { nixlLoadFailurePolicy: "retry" };
+    }),
+  ),
+  reject(CB('spec.pd.nixlLoadFailurePolicy: Unsupported value: "retry": supported values: "fail", "ignore"')),
+);
+add(
+  "lm-four-operator-violations",
+  "l1.sizeGB, triggerWatermark, evictionRatio 0 and server.port 80: four violations in rule order",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.server = { port: 80 };
+      s.eviction = { evictionRatio: 0, triggerWatermark: 0 };
+      s.l1.sizeGB = 0;
+    }),
+  ),
+  reject(
+    many("LMCacheEngine", "lm", [
+      `spec.l1.sizeGB: Invalid value: 0: ${POSITIVE}`,
+      `spec.eviction.triggerWatermark: Invalid value: 0: ${UNIT}`,
+      `spec.eviction.evictionRatio: Invalid value: 0: ${UNIT}`,
+      `spec.server.port: Invalid value: 80: ${PORT}`,
+    ]),
+  ),
+);
+add(
+  "lm-operator-fields-wrong-types",
+  "wrong JSON types on the paths of rules 14-36 are field errors, in rule order",
+  request(
+    "CREATE",
+    lmWith((s) => {
+      s.pd = { nixlSideChannelPort: "5558", nixlLoadFailurePolicy: 1 };
+      s.hostIPC = "false";
+      s.gpuVendor = ["nvidia"];
+      s.coordinator = { url: 8080 };
+      s.l2Backend = { resp: "redis" };
+      s.server = { port: 5555.5 };
+      s.eviction = { triggerWatermark: "0.8" };
+      s.l1.sizeGB = "4";
+    }),
+  ),
+  reject(
+    many("LMCacheEngine", "lm", [
+      'spec.l1.sizeGB: Invalid value: "4": must be a number',
+      'spec.eviction.triggerWatermark: Invalid value: "0.8": must be a number',
+      "spec.server.port: Invalid value: 5555.5: must be an integer",
+      'spec.l2Backend.resp: Invalid value: "redis": must be an object',
+      "spec.coordinator.url: Invalid value: 8080: must be a string",
+      'spec.gpuVendor: Invalid value: ["nvidia"]: must be a string',
+      'spec.hostIPC: Invalid value: "false": must be a boolean',
+      'spec.pd.nixlSideChannelPort: Invalid value: "5558": must be an integer',
+      "spec.pd.nixlLoadFailurePolicy: Invalid value: 1: must be a string",
+    ]),
+  ),
+);
+{
+  const old = lmWith((s) => {
+    s.server = { port: 80 };
+  });
+  const neu = lmWith((s) => {
+    s.server = { port: 80 };
+  });
+  neu.metadata.labels.team = "inference";
+  add(
+    "update-preexisting-server-port",
+    "UPDATE of an engine stored with server.port 80, only a label changes",
+    request("UPDATE", neu, old),
+    accept,
+  );
+}
+{
+  const old = lmWith((s) => {
+    s.server = { port: 5555 };
+  });
+  const neu = lmWith((s) => {
+    s.server = { port: 80 };
+  });
+  add(
+    "update-introduces-server-port",
+    "UPDATE changing server.port from 5555 to 80",
+    request("UPDATE", neu, old),
+    reject(LM(`spec.server.port: Invalid value: 80: ${PORT}`)),
   );
 }
 // ---- malformed input (V3): wrong JSON types on checked paths never trap ----
@@ -932,6 +1415,44 @@ const COVERS: Record<string, string> = {
   "update-without-old-object": "#update",
   "update-keeps-old-adds-new": "#update",
   "update-fixes-violation": "#update",
+  "lm-operator-fields-valid": "#rules (14-36, none fire)",
+  "cb-operator-fields-valid": "#rules (14-36, none fire)",
+  "lm-eviction-policy-noop": "#not-checked",
+  "lm-l1-size-zero": "#rule-14",
+  "lm-trigger-watermark-zero": "#rule-15",
+  "lm-trigger-watermark-just-inside": "#rule-15",
+  "lm-trigger-watermark-one": "#rule-15",
+  "lm-trigger-watermark-above-one": "#rule-15",
+  "cb-eviction-ratio-above-one": "#rule-16",
+  "lm-server-port-80": "#rule-17",
+  "cb-server-port-65536": "#rule-17",
+  "cb-partial-bucket-zero": "#rule-18",
+  "lm-l2-backend-empty": "#rule-19",
+  "lm-l2-backend-resp-and-raw": "#rule-20",
+  "lm-resp-host-empty-port-zero": "#rule-21, #rule-22, #aggregation",
+  "cb-resp-port-absent": "#rule-22",
+  "lm-resp-auth-secret-ref-without-name": "#rule-23",
+  "cb-resp-auth-secret-ref-name-empty": "#rule-23",
+  "lm-raw-type-empty": "#rule-24",
+  "lm-serde-without-type": "#rule-25",
+  "cb-aesgcm-master-key-name-empty": "#rule-26",
+  "lm-serde-with-raw-serde-config": "#rule-27",
+  "lm-coordinator-ref-and-url": "#rule-28",
+  "lm-coordinator-empty": "#rule-29",
+  "lm-coordinator-heartbeat-zero": "#rule-30",
+  "cb-coordinator-flush-interval-negative": "#rule-31",
+  "lm-gpu-vendor-intel": "#rule-32",
+  "cb-gpu-vendor-not-a-string": "#rule-32, #malformed-input",
+  "cb-host-ipc-string": "#rule-33",
+  "lm-isolated-ipc-number": "#rule-34",
+  "cb-isolated-ipc-not-checked": "#rule-34",
+  "lm-pd-nixl-port-80": "#rule-35",
+  "lm-pd-nixl-port-float-form": "#rule-35, #malformed-input",
+  "cb-pd-nixl-load-failure-policy-retry": "#rule-36",
+  "lm-four-operator-violations": "#rule-14, #rule-15, #rule-16, #rule-17, #aggregation",
+  "lm-operator-fields-wrong-types": "#malformed-input",
+  "update-preexisting-server-port": "#update, #rule-17",
+  "update-introduces-server-port": "#update, #rule-17",
   "lm-spec-is-array": "#malformed-input",
   "cb-spec-is-array": "#malformed-input",
   "cb-chunk-size-string": "#malformed-input, #rule-1",

@@ -50,6 +50,16 @@ describe("validate", () => {
     expect(run("LMCacheEngine", "UPDATE", FOOTGUN_LM, "[]").startsWith('{"accepted":false')).toBe(true);
     expect(run("LMCacheEngine", "UPDATE", GOOD_LM, FOOTGUN_LM)).toBe('{"accepted":true}');
   });
+  it("keeps an engine stored with server.port 80 editable; a new bad port is introduced", () => {
+    const port80 = '{"metadata":{"name":"lm","labels":{"a":"b"}},"spec":{"server":{"port":80}}}';
+    const port80Relabelled = '{"metadata":{"name":"lm","labels":{"a":"c"}},"spec":{"server":{"port":80}}}';
+    const port81 = '{"metadata":{"name":"lm"},"spec":{"server":{"port":81}}}';
+    expect(run("LMCacheEngine", "UPDATE", port80Relabelled, port80)).toBe('{"accepted":true}');
+    expect(run("LMCacheEngine", "UPDATE", port81, port80)).toBe(
+      '{"accepted":false,"message":"LMCacheEngine.lmcache.lmcache.ai \\"lm\\" is invalid: spec.server.port: Invalid value: 81: must be in [1024, 65535]","code":422}',
+    );
+    expect(run("LMCacheEngine", "CREATE", port80Relabelled).startsWith('{"accepted":false')).toBe(true);
+  });
   it("names a non-object object by its JSON kind", () => {
     expect(run("CacheBlendEngine", "CREATE", "[1]")).toBe(
       '{"accepted":false,"message":"CacheBlendEngine.lmcache.lmcache.ai \\"\\" is invalid: object: Invalid value: \\"array\\": must be a CacheBlendEngine object","code":422}',

@@ -1,0 +1,72 @@
+// The README's Pod Security section against the mutation: it says the wired pod needs the
+// `privileged` level because of `spec.hostIPC: true` and nothing else Pod Security checks. The
+// full-injection case's input and output are compared on every field the baseline and restricted
+// levels look at, so the section is wrong (and this fails) if the policy stops setting hostIPC or
+// starts setting any of the others.
+// Run: node bin/cachewarden.js build cacheblend-injector && node --import tsx --test policies/cacheblend-injector/test/pod-security.test.ts
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { evaluate } from "../../../tools/host/evaluate";
+import { PolicyModule } from "../../../tools/host/guest";
+import { loadReplaySession } from "../../../tools/host/replay";
+import { loadAdmissionRequest, metadataContextAwareResources, readPolicyMetadata } from "../../../tools/host/request";
+
+const POLICY_DIR = path.resolve(__dirname, "..");
+const WASM = path.join(POLICY_DIR, "annotated-policy.wasm");
+const data = (f: string): string => path.join(POLICY_DIR, "test_data", f);
+
+type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function readmeSection(title: string): string {
+  const readme = fs.readFileSync(path.join(POLICY_DIR, "README.md"), "utf8");
+  const m = readme.match(new RegExp(`\\n## ${title}\\n([\\s\\S]*?)(?=\\n## |$)`));
+  assert.ok(m, `README has a "## ${title}" section`);
+  return m[1];
+}
+
+/** The pod-level and container-level fields the Pod Security Standards check (baseline + restricted). */
+function podSecurityFields(pod: J): unknown {
+  const spec = pod.spec ?? {};
+  const containers = [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
+  return {
+    hostIPC: spec.hostIPC,
+    hostNetwork: spec.hostNetwork,
+    hostPID: spec.hostPID,
+    securityContext: spec.securityContext,
+    hostPathVolumes: (spec.volumes ?? []).filter((v: J) => v.hostPath !== undefined),
+    containers: containers.map((c: J) => ({ securityContext: c.securityContext, ports: c.ports })),
+  };
+}
+
+test(
+  "README Pod Security: the wired pod needs `privileged` for hostIPC and for nothing else",
+  { skip: fs.existsSync(WASM) ? false : `${WASM} not built (run cachewarden build)` },
+  () => {
+    const section = readmeSection("Pod Security");
+    assert.match(section, /`privileged`/);
+    assert.match(section, /`spec\.hostIPC: true`/);
+
+    const module = PolicyModule.fromFile(WASM);
+    const request = loadAdmissionRequest(data("request_full-injection.json"));
+    const r = evaluate(module, request, {
+      settings: {},
+      timeBudgetMs: null,
+      allowedToMutate: true,
+      capabilities: {
+        contextAwareResources: metadataContextAwareResources(readPolicyMetadata(module.module)),
+        replay: loadReplaySession(data("session_full-injection.yml")),
+      },
+    });
+    const before = podSecurityFields(request.object);
+    const after = podSecurityFields(r.mutatedObject);
+    assert.equal((before as J).hostIPC, undefined, "the input pod does not share the host's IPC namespace");
+    // the staged init container has no securityContext or ports, like every container of the input
+    assert.deepEqual(after, {
+      ...(before as J),
+      hostIPC: true,
+      containers: [{ securityContext: undefined, ports: undefined }, ...(before as J).containers],
+    });
+  },
+);

@@ -1,0 +1,172 @@
+// Properties of cacheblend-injector over every fixture in test_data/cases.yml and over generated
+// variants of them, run against the shipped annotated-policy.wasm in the project's Node host
+// (fresh instance per call, like policy-server):
+//   - accepted is always true and the module never traps (docs/policies/cacheblend-injector.md#responses);
+//   - a result is the whole wiring or the skip-reason annotation alone (D2);
+//   - evaluating the policy's own output again changes nothing (the injected guard).
+// Run: node bin/cachewarden.js build cacheblend-injector && node --import tsx --test policies/cacheblend-injector/test/properties.test.ts
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { loadCases } from "../../../tools/host/cases";
+import { HostCapabilitiesConfig } from "../../../tools/host/capabilities";
+import { evaluate, EvaluationResult } from "../../../tools/host/evaluate";
+import { PolicyModule } from "../../../tools/host/guest";
+import { loadReplaySession } from "../../../tools/host/replay";
+import {
+  AdmissionRequest,
+  loadAdmissionRequest,
+  loadSettings,
+  metadataContextAwareResources,
+  readPolicyMetadata,
+} from "../../../tools/host/request";
+
+const POLICY_DIR = path.resolve(__dirname, "..");
+const TEST_DATA = path.join(POLICY_DIR, "test_data");
+const MODULE_PATH = path.join(POLICY_DIR, "annotated-policy.wasm");
+const INJECTED = "lmcache.ai/cacheblend-injected";
+const SKIP = "lmcache.ai/cacheblend-skip-reason";
+
+type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
+
+interface Fixture {
+  name: string;
+  request: AdmissionRequest;
+  settings: Record<string, unknown>;
+  capabilities: () => HostCapabilitiesConfig;
+}
+
+function fixtures(module: PolicyModule): Fixture[] {
+  const resources = metadataContextAwareResources(readPolicyMetadata(module.module));
+  return loadCases(POLICY_DIR)
+    .filter((c) => (c.operation ?? "validate") === "validate")
+    .map((c) => ({
+      name: c.name,
+      request: loadAdmissionRequest(path.join(TEST_DATA, c.request!)),
+      settings: c.settings ? loadSettings(path.join(TEST_DATA, c.settings)) : {},
+      // a fresh session cursor per evaluation: a replay is consumed as it is answered
+      capabilities: (): HostCapabilitiesConfig => ({
+        contextAwareResources: c.contextAware === false ? [] : resources,
+        ...(c.session ? { replay: loadReplaySession(path.join(TEST_DATA, c.session)) } : {}),
+      }),
+    }));
+}
+
+const annotationsOf = (o: J): Record<string, unknown> => {
+  const a = o?.metadata?.annotations;
+  return a && typeof a === "object" && !Array.isArray(a) ? a : {};
+};
+
+function withoutSkipAnnotation(o: J): J {
+  const c = clone(o);
+  if (c?.metadata?.annotations && typeof c.metadata.annotations === "object") {
+    delete c.metadata.annotations[SKIP];
+    if (Object.keys(c.metadata.annotations).length === 0) delete c.metadata.annotations;
+  }
+  if (c?.metadata && typeof c.metadata === "object" && Object.keys(c.metadata).length === 0) delete c.metadata;
+  return c;
+}
+
+const named = (list: unknown, name: string): boolean =>
+  Array.isArray(list) && list.some((x: J) => x && typeof x === "object" && x.name === name);
+
+/** D2: a skip changes only the skip-reason annotation; a wiring carries all of its parts. */
+function wiringProblem(before: J, after: J): string {
+  const injected = annotationsOf(after)[INJECTED] === "true" && annotationsOf(before)[INJECTED] !== "true";
+  if (!injected) {
+    assert.deepEqual(withoutSkipAnnotation(after), withoutSkipAnnotation(before), "a skip carries only its annotation");
+    return "";
+  }
+  const spec = after.spec ?? {};
+  if (spec.hostIPC !== true) return "wired without hostIPC";
+  if (!named(spec.volumes, "cb-plugin")) return "wired without the cb-plugin volume";
+  if (!named(spec.initContainers, "cb-plugin-stage")) return "wired without the cb-plugin-stage init container";
+  const wired = (spec.containers ?? []).filter(
+    (c: J) =>
+      named(c.volumeMounts, "cb-plugin") &&
+      (c.env ?? []).some((e: J) => e?.name === "PYTHONPATH" && String(e.value).startsWith("/cb-plugin")) &&
+      (c.args ?? []).some((t: unknown) => t === "CUSTOM" || t === "--attention-backend=CUSTOM"),
+  );
+  if (wired.length !== 1) return `${wired.length} containers carry the mount, PYTHONPATH and the CUSTOM backend`;
+  const seeds = (o: J): number =>
+    (o.spec?.containers ?? []).reduce(
+      (n: number, c: J) => n + (c.env ?? []).filter((e: J) => e?.name === "PYTHONHASHSEED").length,
+      0,
+    );
+  if (seeds(after) !== seeds(before)) return "PYTHONHASHSEED was changed";
+  return "";
+}
+
+function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, label: string): EvaluationResult {
+  const r = evaluate(module, request, {
+    settings: f.settings,
+    capabilities: f.capabilities(),
+    timeBudgetMs: null,
+    allowedToMutate: true,
+  });
+  assert.equal(r.trap, undefined, `${label}: trapped: ${r.trap}`);
+  assert.ok(r.settings.valid, `${label}: settings invalid: ${r.settings.message}`);
+  assert.equal(r.response?.allowed, true, `${label}: not accepted: ${JSON.stringify(r.response)}`);
+  if (request.object !== undefined) assert.equal(wiringProblem(request.object, r.mutatedObject), "", label);
+  return r;
+}
+
+describe(
+  "cacheblend-injector properties over the fixtures",
+  { skip: fs.existsSync(MODULE_PATH) ? false : `${MODULE_PATH} not built (run cachewarden build)` },
+  () => {
+    const module = (): PolicyModule => PolicyModule.fromFile(MODULE_PATH);
+
+    test("accepted, no trap, whole wiring or skip annotation alone; idempotent", () => {
+      const m = module();
+      const all = fixtures(m);
+      assert.ok(all.length >= 45, `only ${all.length} validate cases`);
+      let rewired = 0;
+      for (const f of all) {
+        const first = checkOne(m, f, f.request, f.name);
+        if (f.request.object === undefined || !first.patchOperations) continue;
+        const again = checkOne(m, f, { ...f.request, object: first.mutatedObject }, `${f.name} (again)`);
+        assert.equal(again.patchOperations, undefined, `${f.name}: the second evaluation patched`);
+        rewired++;
+      }
+      assert.ok(rewired >= 40, `only ${rewired} fixtures produced a patch`);
+    });
+
+    test("generated variants of every fixture: type changes and deletions along every path", () => {
+      const m = module();
+      let seed = 20261203;
+      const rand = (n: number): number => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return seed % n;
+      };
+      const replacements: unknown[] = [null, 0, 1.5, "", "x", true, [], {}, [1], { name: 1 }, ["a", 2]];
+      let variants = 0;
+      for (const f of fixtures(m)) {
+        if (f.request.object === undefined || typeof f.request.object !== "object") continue;
+        const paths: (string | number)[][] = [];
+        const walk = (v: J, p: (string | number)[]): void => {
+          if (paths.length > 400 || p.length > 8) return;
+          paths.push(p);
+          if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...p, i]));
+          else if (v && typeof v === "object") for (const k of Object.keys(v)) walk(v[k], [...p, k]);
+        };
+        walk(f.request.object, []);
+        for (let n = 0; n < 6; n++) {
+          const p = paths[rand(paths.length)];
+          if (p.length === 0) continue;
+          const obj = clone(f.request.object) as J;
+          let parent = obj;
+          for (const k of p.slice(0, -1)) parent = parent[k];
+          const last = p[p.length - 1];
+          if (rand(3) === 0 && !Array.isArray(parent)) delete parent[last];
+          else parent[last] = clone(replacements[rand(replacements.length)]);
+          checkOne(m, f, { ...f.request, object: obj }, `${f.name} with ${p.join(".")} changed`);
+          variants++;
+        }
+      }
+      assert.ok(variants > 250, `only ${variants} variants`);
+    });
+  },
+);

@@ -1,0 +1,182 @@
+// The generated publishing files (policies/*/artifacthub-pkg.yml, deploy/) are current, complete and
+// valid, and a policy's version, release tag, pushed tag and package version agree.
+import { describe, test } from "node:test";
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import Ajv from "ajv";
+import { Command } from "commander";
+import * as yaml from "js-yaml";
+import { PolicyModule } from "../tools/host/guest";
+import { readPolicyMetadata } from "../tools/host/request";
+import { publishPlan } from "../tools/oci/commands";
+import { artifacthubFile, parseAuthors, sharedFields } from "../tools/publish/artifacthub";
+import { generatedFiles, registerPublish, staleFiles } from "../tools/publish/commands";
+import { discoverPolicies } from "../tools/wasm/index";
+import { readMetadataYaml } from "../tools/wasm/metadata";
+
+const ROOT = path.resolve(__dirname, "..");
+const POLICIES = discoverPolicies(path.join(ROOT, "policies"));
+type Obj = Record<string, unknown>;
+
+const ajv = new Ajv({ allErrors: true });
+const validatePkg = ajv.compile(
+  JSON.parse(fs.readFileSync(path.join(ROOT, "tools", "publish", "artifacthub-pkg.schema.json"), "utf8")) as object,
+);
+const pkgErrors = (doc: unknown): string => (validatePkg(doc) ? "" : ajv.errorsText(validatePkg.errors));
+const loadPkg = (p: string): Obj =>
+  yaml.load(fs.readFileSync(path.join(ROOT, "policies", p, "artifacthub-pkg.yml"), "utf8")) as Obj;
+const annotationsOf = (p: string): Record<string, string> =>
+  readMetadataYaml(path.join(ROOT, "policies", p, "metadata.yml")).annotations as Record<string, string>;
+
+test("the committed generated files are current (rerun `cachewarden generate` after changing a policy)", () => {
+  assert.deepEqual(staleFiles(), []);
+});
+
+test("every policy under policies/ has an artifacthub-pkg.yml, a deploy/ resource and a push target", () => {
+  assert.ok(POLICIES.length >= 2);
+  const files = [...generatedFiles().keys()];
+  const plan = publishPlan(undefined).map((t) => t.policy);
+  const kustomization = yaml.load(fs.readFileSync(path.join(ROOT, "deploy", "base", "kustomization.yaml"), "utf8")) as {
+    resources: string[];
+  };
+  for (const p of POLICIES) {
+    assert.ok(fs.existsSync(path.join(ROOT, "policies", p, "artifacthub-pkg.yml")), `${p}: no artifacthub-pkg.yml`);
+    assert.ok(files.includes(path.join("deploy", "base", "policies", `${p}.yaml`)), `${p}: not generated into deploy/`);
+    assert.ok(kustomization.resources.includes(`policies/${p}.yaml`), `${p}: not in deploy/base/kustomization.yaml`);
+    assert.ok(plan.includes(p), `${p}: not pushed by make push`);
+  }
+});
+
+describe("Artifact Hub packages", () => {
+  test("the suite file and every policy package pass the Artifact Hub schema", () => {
+    assert.equal(pkgErrors(yaml.load(fs.readFileSync(path.join(ROOT, "artifacthub-pkg.yml"), "utf8"))), "");
+    for (const p of POLICIES) assert.equal(pkgErrors(loadPkg(p)), "", p);
+  });
+
+  test("the schema refuses a package without a name, with a bad version or an unknown key", () => {
+    const pkg = loadPkg(POLICIES[0]);
+    assert.match(pkgErrors({ ...pkg, name: undefined }), /must have required property 'name'/);
+    assert.match(pkgErrors({ ...pkg, version: "v1.0" }), /\/version must match pattern/);
+    assert.match(pkgErrors({ ...pkg, homepage: "x" }), /must NOT have additional properties/);
+  });
+
+  for (const p of POLICIES) {
+    test(`${p}: the package carries the metadata the way kwctl scaffold artifacthub writes it`, () => {
+      const pkg = loadPkg(p);
+      const meta = readMetadataYaml(path.join(ROOT, "policies", p, "metadata.yml"));
+      const ann = meta.annotations as Record<string, string>;
+      const version = ann["io.kubewarden.policy.version"];
+      assert.equal(pkg.name, ann["io.kubewarden.policy.title"]);
+      assert.equal(pkg.displayName, ann["io.artifacthub.displayName"]);
+      assert.equal(pkg.description, ann["io.kubewarden.policy.description"]);
+      assert.deepEqual(pkg.containersImages, [
+        { name: "policy", image: `${ann["io.kubewarden.policy.ociUrl"]}:v${version}` },
+      ]);
+      assert.deepEqual(pkg.maintainers, parseAuthors(ann["io.kubewarden.policy.author"]));
+      assert.deepEqual(pkg.provider, { name: "kubewarden" });
+      assert.deepEqual((pkg.recommendations as Obj[])[0], {
+        url: "https://artifacthub.io/packages/helm/kubewarden/kubewarden-controller",
+      });
+      for (const k of ann["io.artifacthub.keywords"].split(","))
+        assert.ok((pkg.keywords as string[]).includes(k.trim()), k);
+      assert.equal(pkg.readme, fs.readFileSync(path.join(ROOT, "policies", p, "README.md"), "utf8"));
+      assert.match(String(pkg.install), new RegExp(`kwctl pull ${ann["io.kubewarden.policy.ociUrl"]}:v${version}`));
+      const a = pkg.annotations as Record<string, string>;
+      assert.equal(a["kubewarden/mutation"], String(meta.mutating));
+      assert.deepEqual(yaml.load(a["kubewarden/rules"]), meta.rules);
+      const car = (meta.contextAwareResources ?? []) as unknown[];
+      if (car.length > 0) assert.deepEqual(yaml.load(a["kubewarden/contextAwareResources"]), car);
+      else assert.equal(a["kubewarden/contextAwareResources"], undefined);
+      assert.equal(a["kubewarden/resources"], ann["io.artifacthub.resources"]);
+      assert.equal(
+        a["kubewarden/questions-ui"],
+        fs.readFileSync(path.join(ROOT, "policies", p, "questions-ui.yml"), "utf8"),
+      );
+      assert.equal(a["kubewarden/contextAware"], undefined, "the obsolete key is not written");
+    });
+  }
+
+  test("createdAt is kept while the package is unchanged and renewed when it changes", () => {
+    const dir = path.join(ROOT, "policies", POLICIES[0]);
+    const committed = fs.readFileSync(path.join(dir, "artifacthub-pkg.yml"), "utf8");
+    const later = new Date("2031-01-02T03:04:05Z");
+    assert.equal(artifacthubFile(dir, sharedFields(ROOT), committed, later), committed);
+    const changed = artifacthubFile(dir, { ...sharedFields(ROOT), keywords: ["extra"] }, committed, later);
+    assert.equal((yaml.load(changed) as Obj).createdAt, "2031-01-02T03:04:05Z");
+  });
+
+  test("`cachewarden scaffold artifacthub <policy>` prints the committed package", async () => {
+    let stdout = "";
+    const program = new Command().exitOverride();
+    registerPublish(program, { write: (t: string) => (stdout += t) });
+    await program.parseAsync(["node", "cachewarden", "scaffold", "artifacthub", POLICIES[0]]);
+    assert.equal(stdout, fs.readFileSync(path.join(ROOT, "policies", POLICIES[0], "artifacthub-pkg.yml"), "utf8"));
+    await assert.rejects(program.parseAsync(["node", "cachewarden", "scaffold", "artifacthub", "nope"]), {
+      message: "policies/nope/metadata.yml not found",
+    });
+  });
+
+  test("authors: a list of `Name <mail>`; a malformed entry is named", () => {
+    assert.deepEqual(parseAuthors("A B <a@x.io>, c@y.io"), [
+      { name: "A B", email: "a@x.io" },
+      { name: "", email: "c@y.io" },
+    ]);
+    assert.throws(() => parseAuthors("A B <not-mail>"), {
+      message: 'io.kubewarden.policy.author: "A B <not-mail>" is not "Name <email>"',
+    });
+  });
+});
+
+describe("versions and tags agree", () => {
+  for (const target of publishPlan("registry.example:5000/cw")) {
+    test(`${target.policy}: metadata version, git tag, pushed tag, package and module agree`, () => {
+      const ann = annotationsOf(target.policy);
+      const version = ann["io.kubewarden.policy.version"];
+      assert.match(version, /^\d+\.\d+\.\d+$/);
+      assert.equal(target.gitTag, `${target.policy}/v${version}`);
+      assert.equal(target.uri, `registry://registry.example:5000/cw/${target.policy}:v${version}`);
+      if (ann["com.github.release.tag"] !== undefined) assert.equal(ann["com.github.release.tag"], target.gitTag);
+      const pkg = loadPkg(target.policy);
+      assert.equal(pkg.version, version);
+      const policyLink = (pkg.links as { name: string; url: string }[]).find((l) => l.name === "policy");
+      assert.ok(policyLink?.url.includes(`/releases/download/${encodeURIComponent(target.gitTag)}/policy.wasm`));
+      if (fs.existsSync(target.module)) {
+        const embedded = readPolicyMetadata(PolicyModule.fromFile(target.module).module)?.annotations as Obj;
+        assert.equal(
+          embedded["io.kubewarden.policy.version"],
+          version,
+          "annotated-policy.wasm is older than metadata.yml",
+        );
+      }
+    });
+  }
+});
+
+test("a policy added under policies/ joins artifacthub, deploy/ and make push on regeneration", () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cachewarden-gen-"));
+  try {
+    fs.copyFileSync(path.join(ROOT, "artifacthub-pkg.yml"), path.join(tmp, "artifacthub-pkg.yml"));
+    fs.mkdirSync(path.join(tmp, "deploy", "base"), { recursive: true });
+    for (const p of [...POLICIES, "zz-new-injector"]) {
+      const from = path.join(ROOT, "policies", p === "zz-new-injector" ? POLICIES[POLICIES.length - 1] : p);
+      const to = path.join(tmp, "policies", p);
+      fs.mkdirSync(path.join(to, "assembly"), { recursive: true });
+      for (const f of ["metadata.yml", "README.md", "questions-ui.yml", "assembly/index.ts"])
+        fs.copyFileSync(path.join(from, f), path.join(to, f));
+    }
+    const metaFile = path.join(tmp, "policies", "zz-new-injector", "metadata.yml");
+    fs.writeFileSync(
+      metaFile,
+      fs.readFileSync(metaFile, "utf8").replace(/lmcache-injector|cacheengine-validator/g, "zz-new-injector"),
+    );
+    const files = generatedFiles(tmp);
+    assert.ok(files.has(path.join("policies", "zz-new-injector", "artifacthub-pkg.yml")));
+    assert.ok(files.has(path.join("deploy", "base", "policies", "zz-new-injector.yaml")));
+    assert.match(files.get(path.join("deploy", "base", "kustomization.yaml"))!, /- policies\/zz-new-injector\.yaml/);
+    assert.ok(publishPlan(undefined, tmp).some((t) => t.policy === "zz-new-injector"));
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});

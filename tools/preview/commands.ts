@@ -1,0 +1,94 @@
+// `cachewarden preview <dump...>`: what the policies would do to the objects of a cluster dump
+// (tools/preview/run.ts), as a table, markdown or JSON on stdout; progress on stderr.
+import { Command, InvalidArgumentError, Option } from "commander";
+import { renderJson, renderMarkdown, renderText } from "./report";
+import { OUTCOMES, Outcome, preview, PreviewReport } from "./run";
+
+export interface PreviewOutput {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+interface PreviewFlags {
+  policies?: string;
+  modules?: string;
+  output: "table" | "json" | "markdown";
+  showPatch?: boolean;
+  failOn?: FailOn[];
+  workers?: number;
+}
+
+type FailOn = Outcome | "broken";
+const FAIL_ON_VALUES: readonly FailOn[] = [...OUTCOMES, "broken"];
+
+function parseFailOn(value: string): FailOn[] {
+  const list = value
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
+  for (const v of list)
+    if (!FAIL_ON_VALUES.includes(v as FailOn))
+      throw new InvalidArgumentError(`expected a comma list of ${FAIL_ON_VALUES.join(", ")}; got ${JSON.stringify(v)}`);
+  return list as FailOn[];
+}
+
+function parseWorkers(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("must be a non-negative integer");
+  return n;
+}
+
+/** What `--fail-on` found, e.g. `2 rejected, 1 skipped`; empty when the run passes. */
+export function failures(report: PreviewReport, failOn: readonly FailOn[]): string {
+  const found: string[] = [];
+  for (const what of failOn) {
+    const n = what === "broken" ? report.broken.length : report.rows.filter((r) => r.outcome === what).length;
+    if (n > 0) found.push(`${n} ${what}`);
+  }
+  return found.join(", ");
+}
+
+export async function runPreview(dumps: string[], flags: PreviewFlags, out: PreviewOutput): Promise<number> {
+  const report = await preview(dumps, {
+    policies: flags.policies,
+    modules: flags.modules,
+    workers: flags.workers,
+    progress: (line) => out.stderr.write(`${line}\n`),
+  });
+  const render = { table: renderText, json: renderJson, markdown: renderMarkdown }[flags.output];
+  out.stdout.write(render(report, { showPatch: flags.showPatch }));
+  const failed = failures(report, flags.failOn ?? []);
+  if (failed === "") return 0;
+  out.stderr.write(`cachewarden: preview failed (--fail-on): ${failed}\n`);
+  return 1;
+}
+
+export function registerPreview(program: Command, out: PreviewOutput = process): void {
+  program
+    .command("preview")
+    .description("What the policies would do to the objects of a cluster dump (kubectl get … -o yaml), offline")
+    .argument("<dumps...>", "kubectl get -o yaml|json output: a List, multi-document YAML or JSON (- for stdin)")
+    .option(
+      "--policies <path>",
+      "built policies (a policies folder or one policy), a kustomization (rendered with kubectl kustomize), or rendered ClusterAdmissionPolicy / AdmissionPolicy YAML (default: this repository's built policies)",
+    )
+    .option("--modules <dir>", "where spec.module references are looked up as <dir>/<name>/annotated-policy.wasm")
+    .addOption(
+      new Option("-o, --output <format>", "output format").choices(["table", "json", "markdown"]).default("table"),
+    )
+    .option("--show-patch", "print each object's JSON Patch operations")
+    .option(
+      "--fail-on <outcomes>",
+      `exit 1 when any row has one of these outcomes (${FAIL_ON_VALUES.join(",")})`,
+      parseFailOn,
+    )
+    .option(
+      "--workers <n>",
+      "worker threads (0: evaluate on the main thread; default: the CPU count for large dumps)",
+      parseWorkers,
+    )
+    .action(async (dumps: string[], flags: PreviewFlags) => {
+      const code = await runPreview(dumps, flags, out);
+      if (code !== 0) process.exitCode = code;
+    });
+}
