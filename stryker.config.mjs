@@ -6,6 +6,9 @@
 // rebuilds wasm; run `cachewarden build` first so the policy tests do not skip.
 const hostTests = [
   "tests/host.test.ts",
+  "tests/host-cluster.test.ts",
+  "tests/host-inputs.test.ts",
+  "tests/serde-writer.test.ts",
   "tests/run-command.test.ts",
   "tests/cli-run.test.ts",
   "tests/host-examples.test.ts",
