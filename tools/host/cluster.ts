@@ -28,7 +28,7 @@ export function parseClusterObjects(text: string, source = "<cluster>"): KubeObj
   }
   const out: KubeObject[] = [];
   const add = (doc: unknown): void => {
-    if (doc === null || doc === undefined) return;
+    if (doc === null) return; // an empty document
     if (Array.isArray(doc)) {
       doc.forEach(add);
       return;

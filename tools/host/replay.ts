@@ -96,7 +96,8 @@ export function parseReplaySession(text: string, source = "<session>"): ReplayEx
   } catch (e) {
     throw new Error(`${source}: invalid YAML: ${(e as Error).message.split("\n")[0]}`);
   }
-  if (doc === null || doc === undefined) return [];
+  // js-yaml reads an empty document as null (and throws on an empty text): no exchanges
+  if (doc === null) return [];
   if (!Array.isArray(doc)) throw new Error(`${source}: a replay session must be a YAML list of exchanges`);
   return doc.map((entry, i) => {
     try {
