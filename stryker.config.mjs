@@ -9,6 +9,7 @@ const hostTests = [
   "tests/host-cluster.test.ts",
   "tests/host-inputs.test.ts",
   "tests/host-replay.test.ts",
+  "tests/host-cases.test.ts",
   "tests/serde-writer.test.ts",
   "tests/host.test.ts",
   "tests/run-command.test.ts",
