@@ -15,6 +15,7 @@ const hostTests = [
   "tests/serde-writer.test.ts",
   "tests/host.test.ts",
   "tests/run-command.test.ts",
+  "tests/run-help.test.ts",
   "tests/cli-run.test.ts",
   "tests/host-examples.test.ts",
   "tests/policies.test.ts",
