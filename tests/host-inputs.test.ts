@@ -55,6 +55,8 @@ describe("documents", () => {
 
   test("JSON is read first, number texts kept; text that is neither names the source and the parser's first line", () => {
     assert.equal(bytes('{"a": 1.50, "b": 1e2}'), '{"a":1.5,"b":100.0}');
+    // JSON keeps an integer beyond 2^53 exactly and lets a repeated key win; YAML would not
+    assert.equal(bytes('{"a": 12345678901234567890, "b": 1, "b": 2}'), '{"a":12345678901234567890,"b":2}');
     assert.throws(
       () => parseJsonOrYaml("a: [1,\n", "r.yml"),
       (e: Error) => /^r\.yml: neither JSON nor YAML: \S/.test(e.message) && !e.message.includes("\n"),
