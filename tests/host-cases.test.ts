@@ -354,6 +354,29 @@ describe("running cases", () => {
     assert.deepEqual(bad.failures, []);
   });
 
+  test("a trap in validate_settings is a failure of its own, in both kinds of case", () => {
+    const trapping = Object.create(probe) as PolicyModule;
+    trapping.call = (operation, payload, opts) =>
+      operation === "validate_settings"
+        ? { ok: false, trapped: true, trap: "wasm trap: unreachable", memoryBytes: 0 }
+        : probe.call(operation, payload, opts);
+    const settingsCase = runCase(
+      "fixture",
+      trapping,
+      one("- name: a\n  operation: validate_settings\n  expect: {valid: false}\n"),
+      dir,
+    );
+    assert.deepEqual(settingsCase.failures, ["the policy trapped: wasm trap: unreachable"]);
+    assert.equal(
+      settingsCase.summary,
+      "Error invoking settings validation callback: Guest call failure: wasm trap: unreachable",
+    );
+    const validateCase = runCase("fixture", trapping, one(`- name: a${ok}`), dir);
+    assert.deepEqual(validateCase.failures, [
+      "settings are not valid: Error invoking settings validation callback: Guest call failure: wasm trap: unreachable (trap)",
+    ]);
+  });
+
   test("a validate case whose settings are invalid fails before validate", () => {
     assert.deepEqual(
       brief("- name: a\n  request: r.json\n  settings: settings-invalid.json\n  expect: {allowed: true}\n"),
