@@ -30,10 +30,9 @@ describe("session files", () => {
     assert.throws(() => parseReplaySession("just text"), {
       message: "<session>: a replay session must be a YAML list of exchanges",
     });
-    assert.throws(
-      () => parseReplaySession("- [1,\n", "s.yml"),
-      (e: Error) => /^s\.yml: invalid YAML: \S/.test(e.message) && !e.message.includes("\n"),
-    );
+    assert.throws(() => parseReplaySession("- [1,\n", "s.yml"), {
+      message: "s.yml: invalid YAML: deficient indentation (2:1)",
+    });
   });
 
   test("each exchange is checked; the error names its number and the problem", () => {

@@ -252,6 +252,6 @@ export function metadataContextAwareResources(metadata: Record<string, unknown> 
   const list = metadata?.contextAwareResources;
   if (!Array.isArray(list)) return [];
   return list
-    .filter((r): r is ContextAwareResource => typeof r?.apiVersion === "string" && typeof r?.kind === "string")
+    .filter((r): r is ContextAwareResource => typeof r?.apiVersion === "string" && typeof r.kind === "string")
     .map((r) => ({ apiVersion: r.apiVersion, kind: r.kind }));
 }
