@@ -110,6 +110,7 @@ describe("JSON differences", () => {
   test("the first difference with its JSON Pointer, or nothing", () => {
     assert.equal(jsonDifference({ a: [1, { b: null }] }, { a: [1, { b: null }] }), undefined);
     assert.equal(jsonDifference(1, "1"), '/: expected 1, got "1"');
+    assert.equal(jsonDifference(1, {}), "/: expected 1, got {}");
     assert.equal(jsonDifference(null, {}), "/: expected null, got {}");
     assert.equal(jsonDifference({}, null), "/: expected {}, got null");
     assert.equal(jsonDifference([], {}), "/: expected [], got {}");
@@ -220,6 +221,11 @@ describe("running cases", () => {
       "",
     );
     assert.equal(run(`- name: a${ok}`).summary, "");
+    // a code the case does not expect is not checked
+    assert.deepEqual(
+      run("- name: a\n  request: r.json\n  settings: reject.json\n  expect: {allowed: false}\n").failures,
+      [],
+    );
     assert.deepEqual(
       brief("- name: a\n  request: r.json\n  settings: mutate-four.json\n  expect: {allowed: true, mutated: true}\n"),
       {
@@ -237,6 +243,11 @@ describe("running cases", () => {
   });
 
   test("a skip reason is shown from the audit annotations or the object's annotations", () => {
+    // other annotations are no skip reason
+    assert.equal(
+      run("- name: a\n  request: r.json\n  settings: mutate-many.json\n  expect: {allowed: true}\n").summary,
+      "add /metadata/annotations, add /metadata/labels",
+    );
     assert.deepEqual(
       brief("- name: a\n  request: r.json\n  settings: audit-skip.json\n  expect: {allowed: true, warnings: [w1]}\n"),
       {
@@ -283,9 +294,9 @@ describe("running cases", () => {
     );
     assert.deepEqual(
       brief(
-        "- name: a\n  request: r.json\n  settings: reject-bare.json\n  expect: {allowed: true, messageContains: x}\n",
+        "- name: a\n  request: r.json\n  settings: reject-bare.json\n  expect: {allowed: true, messageContains: r}\n",
       ).failures,
-      ["allowed: expected true, got false", 'message: expected to contain "x", got null'],
+      ["allowed: expected true, got false", 'message: expected to contain "r", got null'],
     );
     assert.deepEqual(
       brief(

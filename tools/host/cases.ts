@@ -293,7 +293,7 @@ export function runCase(policy: string, module: PolicyModule, c: CaseSpec, testD
       policyId: `clusterwide-${policy}`,
       timeBudgetMs: null,
     };
-    if ((c.operation ?? "validate") === "validate_settings") {
+    if (c.operation === "validate_settings") {
       const outcome = validateSettings(module, { settings, capabilities, ...policyServer });
       if (outcome.trap) failures.push(`the policy trapped: ${outcome.trap}`);
       if (outcome.valid !== c.expect.valid)
