@@ -200,6 +200,10 @@ describe("answers", () => {
     assert.equal(mismatch(cursor(canI(review)), canI({ ...review, groups: null })), true);
     assert.equal(mismatch(cursor(canI({ ...review, groups: null })), canI(review)), true);
     assert.equal(mismatch(cursor(canI(review)), canI({ ...review, groups: "g" })), true);
+    assert.equal(mismatch(cursor(canI({ ...review, groups: "g" })), canI({ ...review, groups: { 0: "g" } })), true);
+    assert.equal(mismatch(cursor(canI({ ...review, groups: { 0: "g" } })), canI({ ...review, groups: "g" })), true);
+    assert.equal(mismatch(cursor(canI(review)), canI({ ...review, resource_attributes: null })), true);
+    assert.equal(mismatch(cursor(canI({ ...review, resource_attributes: null })), canI(review)), true);
     assert.equal(mismatch(cursor(canI(review)), canI({ user: "u", groups: ["g"], other: 1 })), true);
   });
 
@@ -215,11 +219,16 @@ describe("answers", () => {
     assert.equal(
       answer(
         c,
-        normalizeRequest("KubernetesListResourceAll", { api_version: "v1", kind: "Pod", field_masks: ["b", "a"] }),
+        normalizeRequest("KubernetesListResourceAll", {
+          api_version: "v1",
+          kind: "Pod",
+          field_selector: "a=b",
+          field_masks: ["b", "a"],
+        }),
       ),
       "err:Callback evaluation failure: Replay error: unexpected request. Was expecting " +
         'KubernetesListResourceNamespace { api_version: "v1", kind: "Pod", namespace: Some("a\\"b"), label_selector: Some("x"), field_selector: None, field_masks: None }, ' +
-        'got KubernetesListResourceAll { api_version: "v1", kind: "Pod", label_selector: None, field_selector: None, field_masks: Some({"a", "b"}) } instead',
+        'got KubernetesListResourceAll { api_version: "v1", kind: "Pod", label_selector: None, field_selector: Some("a=b"), field_masks: Some({"a", "b"}) } instead',
     );
     assert.equal(
       describeRequest(canI({ user: "u", n: 1 })),

@@ -137,10 +137,10 @@ function deepEqual(a: unknown, b: unknown): boolean {
 
 /** `{:?}` of a recorded field value: Option<String>, bool, BTreeSet<String>; anything else as compact JSON. */
 function rustDebugValue(name: string, v: unknown, optional: boolean): string {
-  if (v === null || v === undefined) return "None";
+  // normalizeRequest gives every field a value or null; a bool prints as its JSON text
+  if (v === null) return "None";
   let text: string;
   if (typeof v === "string") text = rustDebugString(v);
-  else if (typeof v === "boolean") text = String(v);
   else if (name === "field_masks" && Array.isArray(v))
     text = `{${v.map((m) => rustDebugString(String(m))).join(", ")}}`;
   else text = JSON.stringify(v);
