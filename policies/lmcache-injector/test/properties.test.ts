@@ -6,7 +6,7 @@
 //   - evaluating the policy's own output again changes nothing (docs/policies/lmcache-injector.md#idempotency);
 //   - untouched fields keep their bytes (the realistic pod's escapes and number spellings).
 // Run: node bin/cachewarden.js build lmcache-injector && node --import tsx --test policies/lmcache-injector/test/properties.test.ts
-import { describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -16,6 +16,7 @@ import { loadClusterObjects } from "../../../tools/host/cluster";
 import { evaluate, EvaluationResult } from "../../../tools/host/evaluate";
 import { PolicyModule } from "../../../tools/host/guest";
 import { loadReplaySession } from "../../../tools/host/replay";
+import { assertAcceptedPod, loadPodSchema } from "../../../tests/helpers/pod-admission";
 import {
   AdmissionRequest,
   loadAdmissionRequest,
@@ -144,8 +145,12 @@ function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, l
     const problem = wiringProblem(request.object, r.mutatedObject);
     assert.equal(problem, "", `${label}: ${problem}`);
   }
+  // every emitted Pod is one the API server accepts, unless the incoming one already was not
+  if (r.patchOperations) assertAcceptedPod(request.object, r.mutatedObject, label);
   return r;
 }
+
+before(loadPodSchema);
 
 describe("lmcache-injector properties over the fixtures", () => {
   const module = loadModule();
