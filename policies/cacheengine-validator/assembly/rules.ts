@@ -35,6 +35,7 @@ import {
   CACHEBLEND_CHUNK_SIZE,
   REPOSITORY_FOOTGUN_DETAIL,
   MUST_NOT_CONTAIN_WHITESPACE_DETAIL,
+  REPOSITORY_TAG_DETAIL,
   pullPolicies,
   cudagraphModes,
 } from "../../../assembly/keys/index";
@@ -105,6 +106,7 @@ export function engineViolations(kind: EngineKind, object: JsonValue): FieldErro
     requireRepository(repository, imagePath, errs); // 6
     rejectImageSpecDefaultRepository(repository, imagePath, errs); // 7
     rejectRepositoryWhitespace(repository, imagePath, errs); // 8
+    rejectRepositoryTag(repository, imagePath, errs); // 8c (decision, see README)
     rejectTagWhitespace(readStringAt(image, "tag", imagePath, errs), imagePath, errs); // 8b (decision, see README)
     rejectUnsupportedPullPolicy(image, imagePath, errs); // 9
   }
@@ -166,6 +168,14 @@ function rejectImageSpecDefaultRepository(repository: Read<string>, at: Path, er
 function rejectRepositoryWhitespace(repository: Read<string>, at: Path, errs: FieldErrorList): void {
   if (repository.ok && checkPayloadRepository(repository.value) == RepositoryCheck.Whitespace) {
     errs.add(invalidString(at.child("repository"), repository.value, MUST_NOT_CONTAIN_WHITESPACE_DETAIL));
+  }
+}
+
+// 8c. `repository` holds a tag after its last `/` (`reg/p:v1`; `reg:5000/p` is a port): the
+// injectors would build `reg/p:v1:latest` and skip such an engine as `payload-image-invalid`.
+function rejectRepositoryTag(repository: Read<string>, at: Path, errs: FieldErrorList): void {
+  if (repository.ok && checkPayloadRepository(repository.value) == RepositoryCheck.TagInRepository) {
+    errs.add(invalidString(at.child("repository"), repository.value, REPOSITORY_TAG_DETAIL));
   }
 }
 
