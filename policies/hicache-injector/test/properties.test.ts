@@ -6,11 +6,12 @@
 //   - evaluating the policy's own output again changes nothing (#idempotency);
 //   - the wiring adds nothing the `baseline` Pod Security level refuses (README, "Pod Security").
 // Run: node bin/cachewarden.js build hicache-injector && node --import tsx --test policies/hicache-injector/test/properties.test.ts
-import { describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { CaseSpec, loadCases } from "../../../tools/host/cases";
+import { assertAcceptedPod, loadPodSchema } from "../../../tests/helpers/pod-admission";
 import { HostCapabilitiesConfig } from "../../../tools/host/capabilities";
 import { loadClusterObjects } from "../../../tools/host/cluster";
 import { evaluate, EvaluationResult } from "../../../tools/host/evaluate";
@@ -164,9 +165,13 @@ function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, l
   if (request.object !== undefined && r.patchOperations) {
     const problem = wiringProblem(request.object, r.mutatedObject);
     assert.equal(problem, "", `${label}: ${problem}`);
+    // every emitted Pod is one the API server accepts (schema and pod rules)
+    assertAcceptedPod(request.object, r.mutatedObject, label);
   }
   return r;
 }
+
+before(loadPodSchema);
 
 describe("hicache-injector properties over the fixtures", () => {
   const module = loadModule();
