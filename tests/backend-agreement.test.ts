@@ -20,11 +20,13 @@ import * as path from "node:path";
 import { loadCases } from "../tools/host/cases";
 import { evaluate, EvaluationResult } from "../tools/host/evaluate";
 import { PolicyModule } from "../tools/host/guest";
+import { serdeJson } from "../tools/host/serde";
 import { KubeObject, loadClusterObjects } from "../tools/host/cluster";
 import {
   loadAdmissionRequest,
   loadSettings,
   metadataContextAwareResources,
+  parseJsonOrYaml,
   readPolicyMetadata,
   requestFromManifest,
 } from "../tools/host/request";
@@ -65,7 +67,6 @@ const PRUNED_KEY = /^backends\[0\]\.spec\.[^:.[]+: unknown field$/;
 
 type J = Record<string, unknown>;
 const isObject = (v: unknown): v is J => typeof v === "object" && v !== null && !Array.isArray(v);
-const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
 
 interface BackendFixture {
   source: string;
@@ -74,18 +75,15 @@ interface BackendFixture {
 
 /**
  * A fixture as a complete CacheBackend: apiVersion and kind set, a DNS name (the lookup answer needs
- * a string name, and settings check names) and a string namespace; the spec is left exactly as found.
+ * a string name, and settings check names) and a string namespace. Only the top level and metadata
+ * are copied: the spec stays the parsed object, so its numbers keep their text (`64.0` stays `64.0`).
  */
 function normalized(raw: J): J {
-  const backend = clone(raw);
-  backend.apiVersion = API_VERSION;
-  backend.kind = "CacheBackend";
-  const metadata = isObject(backend.metadata) ? backend.metadata : {};
+  const metadata: J = isObject(raw.metadata) ? { ...raw.metadata } : {};
   if (typeof metadata.name !== "string" || !DNS_SUBDOMAIN.test(metadata.name)) metadata.name = "backend";
   if (typeof metadata.namespace !== "string" || metadata.namespace === "") metadata.namespace = DEFAULT_NAMESPACE;
   if (metadata.uid !== undefined && typeof metadata.uid !== "string") delete metadata.uid;
-  backend.metadata = metadata;
-  return backend;
+  return { ...raw, apiVersion: API_VERSION, kind: "CacheBackend", metadata };
 }
 
 const hostOnly = (): J => ({
@@ -106,7 +104,9 @@ const EDGE_SPECS: [string, J][] = [
   ["empty-mode-and-role", withIntegration({ mode: "", role: "" })],
   ["null-fail-open", withIntegration({ failOpen: null })],
   ["empty-ratio-with-size", withHiCache({ ratio: "", sizeGB: 4 })],
-  ["size-integral-float", withHiCache({ sizeGB: 256.0 })],
+  // parsed, so the payload keeps the number text as written
+  ["size-integral-float", withHiCache(parseJsonOrYaml('{"sizeGB": 256.0}', "edge") as J)],
+  ["size-exponent", withHiCache(parseJsonOrYaml('{"sizeGB": 2.56e2}', "edge") as J)],
   ["null-prefetch-and-write-policy", withHiCache({ ratio: "2", storagePrefetchPolicy: null, writePolicy: null })],
   ["autoscaling", { ...hostOnly(), autoscaling: { minReplicas: 1, maxReplicas: 2 } }],
   [
@@ -126,7 +126,7 @@ function backendFixtures(): BackendFixture[] {
   const add = (source: string, raw: unknown): void => {
     if (!isObject(raw)) return;
     const backend = normalized(raw);
-    const text = JSON.stringify(backend);
+    const text = serdeJson(backend);
     if (seen.has(text)) return;
     seen.add(text);
     out.push({ source, backend });
