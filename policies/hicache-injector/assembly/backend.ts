@@ -28,6 +28,7 @@ import {
   shortenRendered,
   trimGoSpace,
 } from "../../../assembly/validate/index";
+import { integralI64 } from "../../../assembly/validate/scalars";
 
 // @ts-ignore: decorator
 @lazy
@@ -217,7 +218,8 @@ export function readHiCacheBackend(spec: JsonValue | null): HiCacheBackend {
   if (hiCache !== null) {
     const size = hiCache.getPresent("sizeGB");
     if (size !== null) {
-      const n = size.asI64();
+      // a whole number written as a float (`64.0`) is that integer, as for cachebackend-validator
+      const n = integralI64(size);
       if (!n.ok) r.fail("spec.hiCache.sizeGB", "must be an integer");
       else {
         b.hasSize = true;

@@ -310,6 +310,24 @@ add({
   });
 }
 {
+  // sizeGB written as a float: cachebackend-validator admits it as the integer 64 (docs/decisions.md,
+  // "Integers written as floats"), so the injector wires it (regression of tests/backend-agreement.test.ts)
+  const cluster = "cluster_size-integral-float.yml";
+  files.set(
+    cluster,
+    "# `hc` with sizeGB written 64.0\n" +
+      yamlStream([backend("hc", hostOnlySpec({ hiCache: { sizeGB: 64 } }))]).replace('"sizeGB": 64', '"sizeGB": 64.0'),
+  );
+  add({
+    name: "size-integral-float",
+    description: "sizeGB 64.0 is the integer 64: --hicache-size 64",
+    covers: "#step-9; #desired-flags",
+    input: P,
+    cluster,
+    output: wire(P, { tokens: [ENABLE, "--hicache-size", "64"] }),
+  });
+}
+{
   const input = pod({ containers: [{ name: "only", image: "lmsysorg/sglang:latest" }] });
   add({
     name: "ratio-1-5-single-container-no-args",
