@@ -54,7 +54,7 @@ fuzz:
 	$(CLI) fuzz
 
 ## mutation: StrykerJS over tools/host/ (fails below 85 %); SCOPE=tools for all of tools/. Slow, not in CI.
-## Reports: reports/mutation/index.html and mutation.json (docs/contributing.md)
+## Reports: reports/mutation/host.html and host.json (tools.* with SCOPE=tools) (docs/contributing.md)
 mutation:
 	nice -n 10 $(if $(filter tools,$(SCOPE)),npm run mutate:tools,npm run mutate)
 

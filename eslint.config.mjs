@@ -29,6 +29,7 @@ export default tseslint.config(
       "build/**",
       "bench-results/**",
       "reports/**",
+      ".stryker-tmp*/**",
       "fuzz-failures/**",
       "**/*.wasm",
       "assembly/__tests__/as-pect.d.ts",

@@ -4,9 +4,19 @@
 // mutant only re-runs the files that reach it. The guests the tests need are compiled once and
 // cached (tests/helpers/host-guests.ts, the built policies/*/annotated-policy.wasm), so no mutant
 // rebuilds wasm; run `cachewarden build` first so the policy tests do not skip.
+// the small unit suites first: with forceBail a mutant they kill never starts the longer files
 const hostTests = [
+  "tests/host-cluster.test.ts",
+  "tests/host-inputs.test.ts",
+  "tests/host-replay.test.ts",
+  "tests/host-cases.test.ts",
+  "tests/host-serde.test.ts",
+  "tests/host-evaluate.test.ts",
+  "tests/host-capabilities.test.ts",
+  "tests/serde-writer.test.ts",
   "tests/host.test.ts",
   "tests/run-command.test.ts",
+  "tests/run-help.test.ts",
   "tests/cli-run.test.ts",
   "tests/host-examples.test.ts",
   "tests/policies.test.ts",

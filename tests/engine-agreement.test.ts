@@ -49,6 +49,7 @@ const IMAGE_REJECTIONS = [
   new RegExp(
     `${escapeRegExp(REPOSITORY_FIELD.replace(/repository$/, "tag"))}: Invalid value: ${QUOTED}: must not contain whitespace`,
   ), // rule 8b
+  new RegExp(`${escapeRegExp(REPOSITORY_FIELD)}: Invalid value: ${QUOTED}: must not contain a tag `), // rule 8c
   new RegExp(`${escapeRegExp(PULL_POLICY_FIELD)}: Unsupported value: ${NON_EMPTY_QUOTED}: supported values: `), // rule 9
 ];
 const REPOSITORY_REQUIRED = `${REPOSITORY_FIELD}: Required value: `; // rule 6

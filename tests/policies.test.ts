@@ -1,12 +1,17 @@
 // End-to-end cases: one node:test test per `test_data/cases.yml` case of every policy under
 // policies/ that has both a cases.yml and a built annotated-policy.wasm (run `cachewarden build`
 // first), plus the host-policy fixture, which always runs (its module is the host-probe guest).
-import { describe, test } from "node:test";
+// Every Pod a mutating policy emits must be one the API server accepts (tests/helpers/pod-admission.ts).
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CaseResult, loadCases, policiesWithCases, runPolicyCases } from "../tools/host/cases";
+import { CaseResult, CaseSpec, loadCases, policiesWithCases, runPolicyCases } from "../tools/host/cases";
+import { loadAdmissionRequest } from "../tools/host/request";
 import { annotatedProbePath, PROBE_METADATA, ROOT } from "./helpers/host-guests";
+import { assertAcceptedPod, loadPodSchema } from "./helpers/pod-admission";
+
+before(loadPodSchema);
 
 function reportOf(r: CaseResult): string {
   return [
@@ -15,12 +20,20 @@ function reportOf(r: CaseResult): string {
   ].join("\n");
 }
 
+/** A patched Pod must still be one the API server accepts, unless the incoming Pod already was not. */
+function checkEmittedPod(policyDir: string, c: CaseSpec, r: CaseResult): void {
+  if (!r.evaluation?.patchOperations || c.request === undefined) return;
+  const request = loadAdmissionRequest(path.join(policyDir, "test_data", c.request));
+  if ((request.kind as { kind?: unknown } | undefined)?.kind !== "Pod") return;
+  assertAcceptedPod(request.object, r.evaluation.mutatedObject, `${r.policy}/${r.name}`);
+}
+
 /** Declares one test per case; the policy's module is compiled once and shared by its cases. */
 function declareCases(policyDir: string, modulePath: string): void {
   const policy = path.basename(policyDir);
-  let names: string[];
+  let cases: CaseSpec[];
   try {
-    names = loadCases(policyDir).map((c) => c.name);
+    cases = loadCases(policyDir);
   } catch (e) {
     const message = (e as Error).message;
     test(`${policy}: cases.yml`, () => assert.fail(message));
@@ -29,12 +42,14 @@ function declareCases(policyDir: string, modulePath: string): void {
   let run: ReturnType<typeof runPolicyCases> | undefined;
   const results = (): ReturnType<typeof runPolicyCases> => (run ??= runPolicyCases(policyDir, { modulePath }));
   describe(policy, () => {
-    for (const name of names) {
+    for (const c of cases) {
+      const name = c.name;
       test(name, () => {
         const all = results();
         assert.equal(all.error, undefined, all.error);
         const r = all.results.find((x) => x.name === name)!;
         assert.ok(r.ok, reportOf(r));
+        checkEmittedPod(policyDir, c, r);
       });
     }
   });

@@ -23,6 +23,11 @@ import { deployObjects, listYaml, mixedObjects, pod, readmeObjects, streamYaml }
 import { ROOT } from "./helpers/host-guests";
 
 const POLICIES = path.join(ROOT, "policies");
+// The expected tables below are for these two policies: the tests run on a folder holding only
+// them, so a policy added under policies/ does not change what they expect (the README example,
+// which shows every built policy, is compared with a run over all of them).
+const PINNED = path.join("build", "preview-policies");
+const PINNED_POLICIES = ["cacheengine-validator", "lmcache-injector"];
 const FIXTURE = path.join("tests", "fixtures", "preview-policies");
 let dir: string;
 let mixed: string;
@@ -35,6 +40,9 @@ before(() => {
       `run \`cachewarden build\` first: ${name} is not built`,
     );
   process.chdir(ROOT); // reports show paths relative to the working directory
+  fs.rmSync(PINNED, { recursive: true, force: true });
+  fs.mkdirSync(PINNED, { recursive: true });
+  for (const name of PINNED_POLICIES) fs.symlinkSync(path.join(POLICIES, name), path.join(PINNED, name), "dir");
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "cachewarden-preview-"));
   mixed = path.join(dir, "mixed.yaml");
   fs.writeFileSync(mixed, listYaml(mixedObjects()));
@@ -46,7 +54,7 @@ const SKIP_PATCH = "1 op: add /metadata/annotations/lmcache.ai~1lmcache-skip-rea
 const WIRED_STAGING_PATCH =
   "8 ops: add /spec/containers/0/args, add /spec/containers/0/env, add /spec/containers/0/volumeMounts…";
 
-const MIXED_TABLE = `Policies (built policies in policies): cacheengine-validator, lmcache-injector
+const MIXED_TABLE = `Policies (built policies in build/preview-policies): cacheengine-validator, lmcache-injector
 Objects: 25, evaluations: 19, broken documents: 0
 
 Namespace team-a
@@ -262,7 +270,7 @@ function sink(): { write(t: string): boolean; text: string } {
 describe("preview of a generated dump with the built policies", () => {
   let report: PreviewReport;
   before(async () => {
-    report = await preview([mixed], { workers: 0 });
+    report = await preview([mixed], { policies: PINNED, workers: 0 });
   });
 
   test("table: every outcome and every reachable skip reason, per namespace, with totals", () => {
@@ -272,14 +280,14 @@ describe("preview of a generated dump with the built policies", () => {
   test("JSON: the whole report", () => {
     const source = (item: number): string => `${mixed}#1.items[${item}]`;
     assert.deepEqual(JSON.parse(renderJson(report)), {
-      policiesFrom: "built policies in policies",
+      policiesFrom: "built policies in build/preview-policies",
       policies: [
         {
           name: "cacheengine-validator",
           origin: "built",
-          module: "policies/cacheengine-validator/annotated-policy.wasm",
+          module: "build/preview-policies/cacheengine-validator/annotated-policy.wasm",
         },
-        { name: "lmcache-injector", origin: "built", module: "policies/lmcache-injector/annotated-policy.wasm" },
+        { name: "lmcache-injector", origin: "built", module: "build/preview-policies/lmcache-injector/annotated-policy.wasm" },
       ],
       objects: 25,
       evaluations: 19,
@@ -306,7 +314,7 @@ describe("preview of a generated dump with the built policies", () => {
   });
 
   test("worker threads give the same report as the calling thread", async () => {
-    const threaded = await preview([mixed], { workers: 2 });
+    const threaded = await preview([mixed], { policies: PINNED, workers: 2 });
     assert.equal(renderJson(threaded, { showPatch: true }), renderJson(report, { showPatch: true }));
   });
 
@@ -358,9 +366,13 @@ describe("broken documents", () => {
     const missing = path.join(dir, "absent.yaml");
     const out = sink();
     const err = sink();
-    const code = await runPreview([file, missing], { output: "table", workers: 0 }, { stdout: out, stderr: err });
+    const code = await runPreview(
+      [file, missing],
+      { output: "table", policies: PINNED, workers: 0 },
+      { stdout: out, stderr: err },
+    );
     assert.equal(code, 0);
-    const report = await preview([file, missing], { workers: 0 });
+    const report = await preview([file, missing], { policies: PINNED, workers: 0 });
     assert.deepEqual(
       report.rows.map((r) => `${r.object} ${r.outcome}`),
       ["Pod/fine untouched"],
@@ -589,7 +601,11 @@ test("the worker pool answers in job order across chunks and threads", async () 
 describe("--fail-on", () => {
   async function exit(failOn: ("wired" | "skipped" | "rejected" | "untouched" | "broken")[], file: string) {
     const err = sink();
-    const code = await runPreview([file], { output: "json", failOn, workers: 0 }, { stdout: sink(), stderr: err });
+    const code = await runPreview(
+      [file],
+      { output: "json", failOn, policies: PINNED, workers: 0 },
+      { stdout: sink(), stderr: err },
+    );
     return { code, stderr: err.text.split("\n").filter((l) => l.startsWith("cachewarden:")) };
   }
 
@@ -610,10 +626,14 @@ describe("--fail-on", () => {
 
   test("the CLI command: output on stdout, progress and the failure on stderr, exit 1; a bad value exits 2", () => {
     const bin = path.join(ROOT, "bin", "cachewarden.js");
-    const r = spawnSync(process.execPath, [bin, "preview", mixed, "-o", "json", "--fail-on", "rejected"], {
-      cwd: ROOT,
-      encoding: "utf8",
-    });
+    const r = spawnSync(
+      process.execPath,
+      [bin, "preview", mixed, "--policies", PINNED, "-o", "json", "--fail-on", "rejected"],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+      },
+    );
     assert.equal(r.status, 1, r.stderr);
     assert.equal(JSON.parse(r.stdout).evaluations, 19);
     assert.match(r.stderr, /^preview: 19\/19 evaluations \(\d+\.\d s\)$/m);

@@ -221,3 +221,38 @@ describe("json DOM under a collecting runtime", () => {
     expect(out.endsWith(',{"k\\u0065y":["\\u00e92999",[],2999]}]')).toBe(true);
   });
 });
+
+describe("json grammar: runs of escapes", () => {
+  it("accepts a run of two-byte escapes of any kind, ending at the quote or before other text", () => {
+    roundTrips('"' + "\\\\".repeat(1000) + '"');
+    roundTrips('"\\\\\\"\\/\\b\\f\\n\\r\\t\\u0041\\\\x"');
+    roundTrips('{"\\\\\\\\":"\\"\\"é"}');
+  });
+
+  it("rejects what ends or breaks a run, at the byte where it does", () => {
+    // a bad escape after a run; a lone backslash at the end; a run reaching the end; a short \u;
+    // a control character right after a run
+    const cases = ['"\\\\\\\\\\x"', '"\\\\\\\\\\', '"\\\\\\\\', '"\\\\\\u12"', '"\\\\\u0001"'];
+    const offsets = [5, 5, 0, 3, 3];
+    const problems = [
+      "invalid escape",
+      "unterminated string",
+      "unterminated string",
+      "invalid escape",
+      "unescaped control",
+    ];
+    for (let i = 0; i < cases.length; i++) {
+      const r = parseJsonString(cases[i]);
+      expect(r.ok).toBe(false, cases[i]);
+      expect(r.error.startsWith(problems[i])).toBe(true, cases[i] + ": " + r.error);
+      expect(r.offset).toBe(offsets[i], cases[i]);
+    }
+  });
+
+  it("decodes a run of escapes, and finds a lone surrogate after one", () => {
+    const v = parseJsonString('["' + "\\\\".repeat(20) + '\\"","' + "\\\\".repeat(9) + '\\ud800"]').value!;
+    expect(v.at(0)!.asString().value).toBe("\\".repeat(20) + '"');
+    expect(v.at(1)!.isDecodableString()).toBe(false);
+    expect(v.itemIsDecodableString(0)).toBe(true);
+  });
+});

@@ -1,6 +1,6 @@
 // Mutation API of the JSON DOM: positions, duplicates, live nodes, dirty propagation, and
 // byte-exact output for everything not touched.
-import { ByteSink, JsonValue, parseJsonString } from "../json/index";
+import { ByteSink, JsonKind, JsonValue, parseJsonString } from "../json/index";
 
 function parse(text: string): JsonValue {
   const r = parseJsonString(text);
@@ -230,5 +230,169 @@ describe("json mutation: new values", () => {
     );
     expect(sink.toString()).toBe('{"a":[1,"é","😀"]}');
     expect(doc.rawText()).toBe(sink.toString());
+  });
+});
+
+describe("json mutation: items pushed after a parsed list", () => {
+  it("are written after the untouched items, which keep their bytes", () => {
+    const doc = parse('{"l":[ 1 , {"a" : 2} ]}');
+    const l = child(doc, "l");
+    expect(l.push(JsonValue.int(3))).toBe(true);
+    expect(l.push(JsonValue.str("x"))).toBe(true);
+    expect(doc.toString()).toBe('{"l":[1,{"a" : 2},3,"x"]}');
+  });
+
+  it("count, index and probe as one list with the parsed items", () => {
+    const doc = parse('{"l":[{"name":"a"},7]}');
+    const l = child(doc, "l");
+    const o = JsonValue.object();
+    o.set("name", JsonValue.str("b"));
+    l.push(o);
+    expect(l.size()).toBe(3);
+    expect(l.at(1)!.toString()).toBe("7");
+    expect(l.at(2)!.toString()).toBe('{"name":"b"}');
+    expect(l.at(3) === null).toBe(true);
+    expect(l.itemKind(2)).toBe(<i32>JsonKind.Object);
+    expect(l.itemKind(3)).toBe(-1);
+    expect(l.itemStringEquals(2, "name", "b")).toBe(true);
+    expect(l.itemStringEquals(0, "name", "b")).toBe(false);
+    expect(l.itemStringOrNull(0, "name")!).toBe("a");
+    expect(l.itemStringOrNull(1, "name") === null).toBe(true);
+  });
+
+  it("into an empty parsed list get no leading comma", () => {
+    const doc = parse('{"l":[ ]}');
+    child(doc, "l").push(JsonValue.int(1));
+    child(doc, "l").push(JsonValue.int(2));
+    expect(doc.toString()).toBe('{"l":[1,2]}');
+  });
+
+  it("stay in order when the list is later edited by position", () => {
+    const doc = parse("[1,2]");
+    doc.push(JsonValue.int(3));
+    expect(doc.insert(1, JsonValue.int(9))).toBe(true);
+    expect(doc.toString()).toBe("[1,9,2,3]");
+    expect(doc.removeAt(3)).toBe(true);
+    expect(doc.push(JsonValue.int(4))).toBe(true);
+    expect(doc.toString()).toBe("[1,9,2,4]");
+  });
+
+  it("are live nodes: a change below one is written", () => {
+    const doc = parse('{"l":[0]}');
+    const l = child(doc, "l");
+    l.push(JsonValue.object());
+    l.at(1)!.set("k", JsonValue.int(1));
+    expect(doc.toString()).toBe('{"l":[0,{"k":1}]}');
+  });
+});
+
+describe("json item probes", () => {
+  it("answer as at(i) then the member probe, for parsed and changed items", () => {
+    const doc = parse('[{"name":"a\\u0062"},{"name":1},"s",{"x":"y","name":"c","name":"d"}]');
+    expect(doc.itemStringOrNull(0, "name")!).toBe("ab");
+    expect(doc.itemStringEquals(0, "name", "ab")).toBe(true);
+    expect(doc.itemStringOrNull(1, "name") === null).toBe(true);
+    expect(doc.itemStringEquals(2, "name", "s")).toBe(false);
+    expect(doc.itemStringOrNull(3, "name")!).toBe("d"); // the last duplicate
+    expect(doc.itemStringEquals(4, "name", "d")).toBe(false);
+    expect(doc.itemKind(2)).toBe(<i32>JsonKind.String);
+    expect(doc.itemStringValue(2)!).toBe("s");
+    expect(doc.itemStringValue(0) === null).toBe(true);
+    expect(doc.itemIsDecodableString(2)).toBe(true);
+    expect(doc.itemIsDecodableString(1)).toBe(false);
+    // a handed-out item changed since parsing answers with its change
+    doc.at(0)!.set("name", JsonValue.str("z"));
+    expect(doc.itemStringEquals(0, "name", "z")).toBe(true);
+    expect(doc.itemStringOrNull(0, "name")!).toBe("z");
+  });
+
+  it("indexOfItemWithString finds each matching item in turn, records and pushed tail alike", () => {
+    const doc = parse('[{"name":"a"},{"name":"b"},"a",{"name":"a","x":1},{"name":"a\\u0062"}]');
+    const o = JsonValue.object();
+    o.set("name", JsonValue.str("a"));
+    doc.push(o);
+    expect(doc.indexOfItemWithString("name", "a")).toBe(0);
+    expect(doc.indexOfItemWithString("name", "a", 1)).toBe(3);
+    expect(doc.indexOfItemWithString("name", "a", 4)).toBe(5);
+    expect(doc.indexOfItemWithString("name", "a", 6)).toBe(-1);
+    expect(doc.indexOfItemWithString("name", "ab")).toBe(4);
+    expect(doc.indexOfItemWithString("name", "a", -3)).toBe(0);
+    expect(doc.indexOfItemWithString("name", "c")).toBe(-1);
+    // a handed-out item changed since parsing is searched as it is now
+    doc.at(1)!.set("name", JsonValue.str("c"));
+    expect(doc.indexOfItemWithString("name", "c")).toBe(1);
+    expect(doc.indexOfItemWithString("name", "b")).toBe(-1);
+    // after the list is built (an insert), the same answers by position
+    doc.insert(0, JsonValue.int(0));
+    expect(doc.indexOfItemWithString("name", "c")).toBe(2);
+    expect(parse('{"name":"a"}').indexOfItemWithString("name", "a")).toBe(-1);
+  });
+
+  it("answer -1, null and false for something that is not an array", () => {
+    const doc = parse('{"name":"a"}');
+    expect(doc.itemKind(0)).toBe(-1);
+    expect(doc.itemStringOrNull(0, "name") === null).toBe(true);
+    expect(doc.itemStringEquals(0, "name", "a")).toBe(false);
+    // the member-value forms read an object's i-th member like at(i)
+    expect(doc.itemStringValue(0)!).toBe("a");
+    expect(doc.itemIsDecodableString(0)).toBe(true);
+    expect(doc.itemIsDecodableString(1)).toBe(false);
+    expect(JsonValue.str("a").itemStringValue(0) === null).toBe(true);
+  });
+
+  it("see a replaced item, not the parsed one", () => {
+    const doc = parse('["a",{"name":"b"}]');
+    doc.at(0); // handed out, then replaced through the list
+    expect(doc.replace(0, JsonValue.int(1))).toBe(true);
+    expect(doc.itemStringValue(0) === null).toBe(true);
+    expect(doc.itemKind(0)).toBe(<i32>JsonKind.Number);
+    expect(doc.itemStringEquals(1, "name", "b")).toBe(true);
+  });
+});
+
+describe("json mutation: members of new keys added to a parsed object", () => {
+  it("are written after the untouched members and read like them", () => {
+    const doc = parse('{"m":{ "a" : 1 ,"b":"x"}}');
+    const m = child(doc, "m");
+    expect(m.set("c", JsonValue.str("y"))).toBe(true);
+    expect(m.set("d", JsonValue.int(4))).toBe(true);
+    expect(doc.toString()).toBe('{"m":{"a":1,"b":"x","c":"y","d":4}}');
+    expect(m.size()).toBe(4);
+    expect(m.keyAt(2)).toBe("c");
+    expect(m.keyAt(4)).toBe("");
+    expect(m.at(3)!.toString()).toBe("4");
+    expect(m.has("c")).toBe(true);
+    expect(m.get("c")!.toString()).toBe('"y"');
+    expect(m.stringOrNull("c")!).toBe("y");
+    expect(m.memberKind("d")).toBe(<i32>JsonKind.Number);
+    expect(m.stringEquals("b", "x")).toBe(true);
+    expect(m.has("z")).toBe(false);
+  });
+
+  it("replace their own value, or a parsed member's in place, on a second set", () => {
+    const doc = parse('{"a":1,"b":2}');
+    doc.set("c", JsonValue.int(3));
+    doc.set("c", JsonValue.int(30));
+    doc.set("a", JsonValue.int(10));
+    expect(doc.toString()).toBe('{"a":10,"b":2,"c":30}');
+  });
+
+  it("are removed like any member; removing a missing key changes nothing", () => {
+    const doc = parse('{"m":{ "a" : 1 }}');
+    const m = child(doc, "m");
+    expect(m.remove("zz")).toBe(false);
+    expect(m.dirty).toBe(false);
+    expect(doc.toString()).toBe('{"m":{ "a" : 1 }}');
+    m.set("c", JsonValue.int(3));
+    expect(m.remove("c")).toBe(true);
+    expect(m.remove("a")).toBe(true);
+    expect(doc.toString()).toBe('{"m":{}}');
+  });
+
+  it("are live nodes: a change below one is written", () => {
+    const doc = parse('{"a":[]}');
+    doc.set("o", JsonValue.object());
+    child(doc, "o").set("k", JsonValue.bool(true));
+    expect(doc.toString()).toBe('{"a":[],"o":{"k":true}}');
   });
 });

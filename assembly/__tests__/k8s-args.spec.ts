@@ -12,6 +12,7 @@ import {
   applyArgToArray,
   applyBareFlagToArray,
   containerArgs,
+  containerHasFlag,
 } from "../k8s/args";
 
 function parse(text: string): JsonValue {
@@ -26,6 +27,33 @@ describe("flag detection", () => {
     expect(hasFlag(["--kv-transfer-config-x"], "--kv-transfer-config")).toBe(false);
     expect(hasFlag(["--kv_transfer_config", "{}"], "--kv-transfer-config")).toBe(false);
     expect(hasFlag([], "--x")).toBe(false);
+  });
+  it("containerHasFlag answers as hasFlag over containerArgs, reading the args in place", () => {
+    const f = "--kv-transfer-config";
+    const answers = [
+      ['{"args":["x","--kv-transfer-config","{}"]}', "1"],
+      ['{"args":["--kv-transfer-config={}"]}', "1"],
+      ['{"args":["--kv-transfer-config-x","--kv_transfer_config"]}', "0"],
+      ['{"args":["\\u002d-kv-transfer-config"]}', "1"], // escaped: decoded to compare
+      ['{"args":["--kv-transfer-confi"]}', "0"],
+      ['{"args":["é--kv-transfer-config"]}', "0"],
+      ["{}", "0"],
+      ['{"args":null}', "0"],
+      ['{"args":[]}', "0"],
+      ['{"args":"--kv-transfer-config"}', "-1"],
+      ['{"args":["--kv-transfer-config",1]}', "-1"],
+      ['{"args":["\\ud800"]}', "-1"],
+    ];
+    for (let i = 0; i < answers.length; i++) {
+      const c = parse(answers[i][0]);
+      const args = containerArgs(c);
+      expect(containerHasFlag(c, f).toString()).toBe(answers[i][1], answers[i][0]);
+      expect(args === null ? -1 : hasFlag(args, f) ? 1 : 0).toBe(containerHasFlag(c, f), answers[i][0]);
+    }
+    // pushed items are seen too
+    const c = parse('{"args":["a"]}');
+    c.get("args")!.push(JsonValue.str("--kv-transfer-config=x"));
+    expect(containerHasFlag(c, f)).toBe(1);
   });
   it("exact, counted and equals forms", () => {
     expect(hasExactFlag(["--a=1"], "--a")).toBe(false);

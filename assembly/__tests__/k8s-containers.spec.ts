@@ -98,6 +98,14 @@ describe("type validation details", () => {
     expect(checkContainerFields(parse('{"name":"v","env":{}}'), "p")).toBe("p.env is not an array");
     expect(checkEnvList(parse('{"env":[{"name":"A","value":null,"valueFrom":{}}]}'), "p")).toBe("");
   });
+  it("env: a name problem anywhere is reported before a value problem, and the first of each", () => {
+    const env = '[{"name":"A","value":1},{"name":"B","value":[]},{"name":2},{"value":"x"}]';
+    expect(checkEnvList(parse('{"env":' + env + "}"), "p")).toBe("p.env[2].name is not a string");
+    expect(checkEnvList(parse('{"env":[{"name":"A"},{"name":"B","value":1},{"name":"C","value":true}]}'), "p")).toBe(
+      "p.env[1].value is not a string",
+    );
+    expect(checkEnvList(parse('{"env":[{"name":"A","value":{}},7]}'), "p")).toBe("p.env[1] is not an object");
+  });
   it("volumeMounts named objects; container itself", () => {
     expect(checkContainerFields(parse('{"name":"v","volumeMounts":[{"mountPath":"/x"}]}'), "p")).toBe(
       "p.volumeMounts[0].name is not a string",

@@ -94,6 +94,30 @@ describe("mergePullSecrets", () => {
     expect(secretsAfterMerge('{"imagePullSecrets":null}', [])).toBe('{"imagePullSecrets":null}');
     expect(secretsAfterMerge("{}", ["cb-payload-pull"])).toBe('{"imagePullSecrets":[{"name":"cb-payload-pull"}]}');
   });
+  it("a new list (absent or null) is written exactly as item-by-item appends would write it", () => {
+    expect(secretsAfterMerge('{"imagePullSecrets":null,"x":1}', ["a", 'q"\\\t', "é", "a"])).toBe(
+      '{"imagePullSecrets":[{"name":"a"},{"name":"q\\"\\\\\\t"},{"name":"é"}],"x":1}',
+    );
+    // the created list reads like any other: a later append sees its names
+    const spec = parse("{}");
+    expect(mergePullSecrets(spec, ["a", "b"])).toBe(true);
+    expect(hasItemNamed(spec.get("imagePullSecrets"), "b")).toBe(true);
+    expect(mergePullSecrets(spec, ["b", "c"])).toBe(true);
+    expect(spec.toString()).toBe('{"imagePullSecrets":[{"name":"a"},{"name":"b"},{"name":"c"}]}');
+  });
+  it("many injected names (hashed, not looked up one by one) merge the same way", () => {
+    const names = ["a", "b", "x", "c", "a", "d", "e", "f", "x", "g", "h"];
+    expect(pullSecretsToAppend(parse('[{"name":"x"},{"name":5},"b",{"name":"b"}]'), names)).toStrictEqual([
+      "a",
+      "c",
+      "d",
+      "e",
+      "f",
+      "g",
+      "h",
+    ]);
+    expect(pullSecretsToAppend(null, names)).toStrictEqual(["a", "b", "x", "c", "d", "e", "f", "g", "h"]);
+  });
   it("already listed: count stays 1", () => {
     const text = '{"imagePullSecrets":[ {"name":"lmcache-payload-pull"} ]}';
     expect(secretsAfterMerge(text, ["lmcache-payload-pull"])).toBe(text);

@@ -138,6 +138,8 @@ describe("skip reasons", () => {
       "invalid-connection-config",
       "invalid-engine-reference",
       "invalid-image-pull-secrets",
+      "engine-invalid",
+      "staging-conflict",
       "lookup-denied",
       "lookup-failed",
       "invalid-request",

@@ -56,10 +56,38 @@ describe("lookupEngineCr", () => {
     expect(lookupEngineCr(new RecordedLookups().succeed("not json"), "LMCacheEngine", "vllm-ns", "cb").step).toBe(
       EngineStep.Failed,
     );
-    expect(
-      lookupEngineCr(new RecordedLookups().succeed('{"spec":{"injection":"x"}}'), "LMCacheEngine", "vllm-ns", "cb")
-        .step,
-    ).toBe(EngineStep.Failed);
+    expect(lookupEngineCr(new RecordedLookups().succeed("[1]"), "LMCacheEngine", "vllm-ns", "cb").step).toBe(
+      EngineStep.Failed,
+    );
+  });
+  it("read but malformed: engine-invalid, naming the field", () => {
+    const a = lookupEngineCr(
+      new RecordedLookups().succeed('{"spec":{"injection":"x"}}'),
+      "LMCacheEngine",
+      "vllm-ns",
+      "cb",
+    );
+    expect(a.step).toBe(EngineStep.EngineInvalid);
+    expect(a.detail).toBe("LMCacheEngine vllm-ns/cb is malformed: spec.injection has the wrong JSON type");
+    const b = lookupEngineCr(
+      new RecordedLookups().succeed('{"spec":{"injection":{"targetContainer":7}}}'),
+      "CacheBlendEngine",
+      "ns2",
+      "cb",
+    );
+    expect(b.step).toBe(EngineStep.EngineInvalid);
+    expect(b.detail).toBe(
+      "CacheBlendEngine ns2/cb is malformed: spec.injection.targetContainer has the wrong JSON type",
+    );
+    const c = lookupEngineCr(
+      new RecordedLookups().succeed('{"spec":{"injection":{"imagePullSecrets":"x"}}}'),
+      "LMCacheEngine",
+      "vllm-ns",
+      "cb",
+    );
+    expect(c.detail).toBe(
+      "LMCacheEngine vllm-ns/cb is malformed: spec.injection.imagePullSecrets has the wrong JSON type",
+    );
   });
 });
 

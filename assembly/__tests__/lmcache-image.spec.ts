@@ -20,6 +20,16 @@ describe("checkPayloadRepository", () => {
     expect(PAYLOAD_FOOTGUN_REPOSITORY).toBe("lmcache/vllm-openai");
     expect(checkPayloadRepository("lmcache/vllm-openai")).toBe(RepositoryCheck.ImageSpecDefault);
   });
+  it("a tag after the last '/' is refused; a registry port or a digest is not a tag", () => {
+    expect(checkPayloadRepository("reg/p:v1")).toBe(RepositoryCheck.TagInRepository);
+    expect(checkPayloadRepository("p:v1")).toBe(RepositoryCheck.TagInRepository);
+    expect(checkPayloadRepository("reg:5000/p:v1")).toBe(RepositoryCheck.TagInRepository);
+    expect(checkPayloadRepository("reg:5000/p")).toBe(RepositoryCheck.Ok);
+    expect(checkPayloadRepository("reg:5000/team/p")).toBe(RepositoryCheck.Ok);
+    expect(checkPayloadRepository("reg/p")).toBe(RepositoryCheck.Ok);
+    expect(checkPayloadRepository("reg/p@sha256:abc")).toBe(RepositoryCheck.Ok);
+    expect(checkPayloadRepository("reg/p:v1@sha256:abc")).toBe(RepositoryCheck.Ok);
+  });
   it("does not treat near-misses of the default as the default", () => {
     expect(checkPayloadRepository("lmcache/vllm-openai-payload")).toBe(RepositoryCheck.Ok);
     expect(checkPayloadRepository("docker.io/lmcache/vllm-openai")).toBe(RepositoryCheck.Ok);

@@ -1,7 +1,24 @@
 import { Plan } from "../k8s/edits";
 import { lmcacheKeys, cacheblendKeys } from "../keys/lmcache";
 import { PayloadImage } from "../lmcache/injection";
-import { addStagingEdits, decidePayload, PayloadOutcome, stagingInitContainer } from "../lmcache/payload";
+import {
+  addStagingEdits,
+  decidePayload,
+  PayloadOutcome,
+  stagingConflict,
+  stagingInitContainer,
+} from "../lmcache/payload";
+import { JsonValue, parseJsonString } from "../json/index";
+
+function podWithMounts(mounts: string): JsonValue {
+  const r = parseJsonString(
+    '{"spec":{"containers":[{"name":"side"},{"name":"vllm","volumeMounts":' +
+      mounts +
+      '}],"volumes":[{"name":"lmcache-payload","hostPath":{"path":"/opt"}}]}}',
+  );
+  const v = r.value;
+  return v !== null ? v : JsonValue.nul();
+}
 
 function image(repository: string, tag: string, pullPolicy: string): PayloadImage {
   const p = new PayloadImage();
@@ -30,8 +47,17 @@ describe("decidePayload (D6, X2, X3)", () => {
       "payloadImage tag is not a valid image reference part",
     );
     expect(decidePayload(image("reg/p", "v1", "Sometimes")).detail).toBe(
-      "payloadImage pullPolicy is not a valid image reference part",
+      'payloadImage.pullPolicy "Sometimes" is not one of Always, Never, IfNotPresent',
     );
+    expect(decidePayload(image("reg/p", "v1", "Never")).stages).toBe(true);
+  });
+  it("a tag inside the repository is refused, naming it", () => {
+    const d = decidePayload(image("reg/p:v1", "", ""));
+    expect(d.outcome).toBe(PayloadOutcome.Invalid);
+    expect(d.detail).toBe(
+      'payloadImage.repository "reg/p:v1" holds a tag in its last path segment; put the tag in payloadImage.tag',
+    );
+    expect(decidePayload(image("reg:5000/p", "v1", "")).ref).toBe("reg:5000/p:v1");
   });
   it("references: tag, default tag, digest", () => {
     const a = decidePayload(image("reg/p", "pinned", "Always"));
@@ -65,5 +91,33 @@ describe("staging edits", () => {
         "env-prepend-path containers[1] PYTHONPATH /lmcache-payload",
       ].join("\n"),
     );
+  });
+});
+
+describe("stagingConflict", () => {
+  it("the staging volume mounted elsewhere, or another volume at the staging path", () => {
+    expect(
+      stagingConflict(podWithMounts('[{"name":"lmcache-payload","mountPath":"/data"}]'), 1, "vllm", lmcacheKeys()),
+    ).toBe('container "vllm" mounts volume "lmcache-payload" at "/data", which conflicts with the staging volume');
+    expect(
+      stagingConflict(podWithMounts('[{"name":"models","mountPath":"/cb-plugin"}]'), 1, "vllm", cacheblendKeys()),
+    ).toBe('container "vllm" mounts volume "models" at "/cb-plugin", which conflicts with the staging volume');
+  });
+  it("no conflict: the staging mount itself, other mounts, other containers, a kept volume", () => {
+    const keys = lmcacheKeys();
+    expect(
+      stagingConflict(
+        podWithMounts(
+          '[{"name":"models","mountPath":"/models"},{"name":"lmcache-payload","mountPath":"/lmcache-payload"}]',
+        ),
+        1,
+        "vllm",
+        keys,
+      ),
+    ).toBe("");
+    expect(stagingConflict(podWithMounts('[{"name":"lmcache-payload","mountPath":"/data"}]'), 0, "side", keys)).toBe(
+      "",
+    );
+    expect(stagingConflict(podWithMounts("[]"), 1, "vllm", keys)).toBe("");
   });
 });

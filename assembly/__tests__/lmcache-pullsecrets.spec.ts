@@ -1,10 +1,12 @@
 import { resolveInjectedPullSecrets } from "../lmcache/pullsecrets";
 
 describe("resolveInjectedPullSecrets (D5)", () => {
-  it("blank annotation: the engine list as is, unvalidated", () => {
-    const r = resolveInjectedPullSecrets(["Engine_Secret", ""], "  ");
+  it("blank annotation: the engine list as is, unvalidated, without empty names", () => {
+    const r = resolveInjectedPullSecrets(["", "Engine_Secret", ""], "  ");
     expect(r.ok).toBe(true);
-    expect(r.names.join("|")).toBe("Engine_Secret|");
+    expect(r.names.join("|")).toBe("Engine_Secret");
+    expect(resolveInjectedPullSecrets([""], "").names.length).toBe(0);
+    expect(resolveInjectedPullSecrets([" "], "").names.join("|")).toBe(" ");
     expect(resolveInjectedPullSecrets(["a"], "").names.join("|")).toBe("a");
   });
   it("a non-blank annotation replaces the engine list", () => {

@@ -1,6 +1,6 @@
 import { parseJsonString, JsonValue } from "../json/index";
 import { FieldErrorList, newPath } from "../validate/index";
-import { integerInRange, isIntegralNumber, readBoolAt, readIntegerAt } from "../validate/scalars";
+import { integerInRange, integralI64, isIntegralNumber, readBoolAt, readIntegerAt } from "../validate/scalars";
 
 function parse(text: string): JsonValue {
   const v = parseJsonString(text).value;
@@ -21,6 +21,25 @@ describe("isIntegralNumber", () => {
     expect(isIntegralNumber(parse("1e400"))).toBe(false);
     expect(isIntegralNumber(parse('"5600"'))).toBe(false);
     expect(isIntegralNumber(parse("true"))).toBe(false);
+  });
+});
+
+describe("integralI64", () => {
+  it("reads integer text and integral float spellings as the same value", () => {
+    expect(integralI64(parse("64")).value).toBe(64);
+    expect(integralI64(parse("64.0")).value).toBe(64);
+    expect(integralI64(parse("6.4e1")).ok).toBe(true);
+    expect(integralI64(parse("6.4e1")).value).toBe(64);
+    expect(integralI64(parse("-2.0")).value).toBe(-2);
+    expect(integralI64(parse("9007199254740991.0")).value).toBe(9007199254740991);
+    expect(integralI64(parse("9223372036854775807")).value).toBe(i64.MAX_VALUE);
+  });
+  it("is Invalid for fractions, floats beyond 2^53, integers beyond i64 and non-numbers", () => {
+    expect(integralI64(parse("64.5")).ok).toBe(false);
+    expect(integralI64(parse("9007199254740992.0")).ok).toBe(false);
+    expect(integralI64(parse("9223372036854775808")).ok).toBe(false);
+    expect(integralI64(parse("1e400")).ok).toBe(false);
+    expect(integralI64(parse('"64"')).ok).toBe(false);
   });
 });
 

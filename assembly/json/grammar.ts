@@ -380,8 +380,17 @@ export class Validator {
       const c = <u32>load<u8>(base + <usize>p);
       if (c == CHAR_QUOTE) return p + 1;
       if (c == CHAR_BACKSLASH) {
-        p = this.escape(p);
-        if (p < 0) return -1;
+        // a run of two-byte escapes (a hostile string can be 1.5 MB of `\\`) without a call each
+        let inRun = true;
+        while (inRun && p + 1 < n && isShortEscape(<u32>load<u8>(base + <usize>p + 1))) {
+          this.sawEscape = true;
+          p += 2;
+          inRun = p < n && <u32>load<u8>(base + <usize>p) == CHAR_BACKSLASH;
+        }
+        if (p < n && <u32>load<u8>(base + <usize>p) == CHAR_BACKSLASH) {
+          p = this.escape(p);
+          if (p < 0) return -1;
+        }
       } else if (c < CHAR_SPACE) {
         this.fail(E_CONTROL, p);
         return -1;
@@ -421,6 +430,26 @@ export class Validator {
     this.fail(E_ESCAPE, p);
     return -1;
   }
+}
+
+// the second bytes of the two-byte escapes `\" \\ \/ \b \f \n \r \t`, as bits over 0x00-0x7f
+// @ts-ignore: decorator
+@inline const SHORT_ESCAPES_LOW: u64 = ((<u64>1) << 0x22) | ((<u64>1) << 0x2f);
+// @ts-ignore: decorator
+@inline const SHORT_ESCAPES_HIGH: u64 =
+  ((<u64>1) << (0x5c - 64)) |
+  ((<u64>1) << (0x62 - 64)) |
+  ((<u64>1) << (0x66 - 64)) |
+  ((<u64>1) << (0x6e - 64)) |
+  ((<u64>1) << (0x72 - 64)) |
+  ((<u64>1) << (0x74 - 64));
+
+/** whether `\` followed by `d` is a complete two-byte escape */
+// @ts-ignore: decorator
+@inline function isShortEscape(d: u32): bool {
+  return d < 64
+    ? ((SHORT_ESCAPES_LOW >> (<u64>d)) & 1) != 0
+    : d < 128 && ((SHORT_ESCAPES_HIGH >> (<u64>(d - 64))) & 1) != 0;
 }
 
 
@@ -483,7 +512,9 @@ export function stringBodyDecodes(base: usize, s: i32, e: i32): bool {
   let p = nextBackslash(base, s, e);
   while (p < e) {
     if (p + 1 < e && load<u8>(base + <usize>p + 1) == CHAR_LOWER_U) return decodeUnits(base, p, e, true, 0) >= 0;
-    p = nextBackslash(base, p + 2, e);
+    p += 2;
+    // the next escape of a run is right here: no search
+    if (p < e && load<u8>(base + <usize>p) != CHAR_BACKSLASH) p = nextBackslash(base, p, e);
   }
   return true;
 }

@@ -5,7 +5,7 @@
 
 import { i64ToDecimal, u64ToDecimal } from "../util/decimal";
 import { decodeLiteral, jsonStringBytes } from "./arena";
-import { CHAR_LOWER_T } from "./chars";
+import { CHAR_LOWER_T, CHAR_OPEN_BRACE, CHAR_QUOTE } from "./chars";
 import { JsonDoc, MemberProbe, kindOfLeadByte, parseJson } from "./document";
 import { containsBackslash, decodeStringBody, scanNumber, stringBodyDecodes } from "./grammar";
 import { keyBytesFor, rawKeyEquals, rawTextEquals, utf8Bytes } from "./keys";
@@ -17,6 +17,18 @@ import { writeValue } from "./writer";
 
 function scalarOf(kind: JsonKind, bytes: Uint8Array): JsonValue {
   return JsonValue._span(kind, bytes, null, -1, 0, bytes.length);
+}
+
+/** whether the string literal at data[start, end) (quotes included) decodes to `text`, compared on
+ *  the raw bytes when it has no escapes */
+function spanStringEquals(data: usize, start: i32, end: i32, text: string): bool {
+  const s = start + 1;
+  const e = end - 1;
+  if (containsBackslash(data, s, e)) {
+    const d = decodeStringBody(data, s, e, true);
+    return d !== null && d == text;
+  }
+  return rawTextEquals(data + <usize>s, e - s, text);
 }
 
 function invalid<T>(value: T, error: string): Read<T> {
@@ -36,12 +48,16 @@ export class JsonValue {
   _vi: i32 = -1;
   _start: i32 = 0;
   _end: i32 = 0;
-  // the three flags sit together (one word): a node is 96 bytes on the heap instead of 112, and
+  // the four flags sit together (one word): a node is 96 bytes on the heap instead of 112, and
   // fewer bytes per node are fewer pages written on a fresh instance
   _dirty: bool = false;
   /** a parsed root: a clean one re-emits the whole input, surrounding whitespace included */
   _wholeInput: bool = false;
   _keyEscaped: bool = false;
+  /** a container whose records are still read directly and whose `_items` hold only what was
+   *  added after them (pushed items, members of new keys): appending to a parsed list of 50,000
+   *  items, or a key to an object of 130,000, creates no node for those already there */
+  _itemsAreTail: bool = false;
   _parent: JsonValue | null = null;
   /** materialised direct children (containers only) */
   _items: Array<JsonValue> | null = null;
@@ -250,7 +266,9 @@ export class JsonValue {
   get(key: string): JsonValue | null {
     if (this._kind != JsonKind.Object) return null;
     const doc = this._doc;
-    if (this._items === null && doc !== null) {
+    if (doc !== null && this.readsRecords()) {
+      const t = this.tailIndexOfKey(key);
+      if (t >= 0) return unchecked(this._items![t]);
       const vi = this.lastRecordOfKey(doc, key);
       return vi < 0 ? null : doc.node(vi, this);
     }
@@ -266,12 +284,23 @@ export class JsonValue {
   has(key: string): bool {
     if (this._kind != JsonKind.Object) return false;
     const doc = this._doc;
-    if (this._items === null && doc !== null) return this.lastRecordOfKey(doc, key) >= 0;
+    if (doc !== null && this.readsRecords())
+      return this.tailIndexOfKey(key) >= 0 || this.lastRecordOfKey(doc, key) >= 0;
     return this.lastIndexOfKey(key) >= 0;
   }
   /** replace the last occurrence in place (keeping its position), else append; false on non-objects */
   set(key: string, value: JsonValue): bool {
     if (this._kind != JsonKind.Object) return false;
+    const doc = this._doc;
+    if (doc !== null && this.readsRecords() && this.tailIndexOfKey(key) < 0 && this.lastRecordOfKey(doc, key) < 0) {
+      // a new key goes to the tail written after the records: adding one annotation to a pod
+      // with 130,000 of them creates no node for the others
+      const v = this.adopt(value);
+      v.setKey(key);
+      this.pushTail(v);
+      this._markDirty();
+      return true;
+    }
     const items = this._children();
     const i = this.lastIndexOfKey(key);
     const v = this.adopt(value);
@@ -290,6 +319,10 @@ export class JsonValue {
   /** remove every member with this key; true when something was removed */
   remove(key: string): bool {
     if (this._kind != JsonKind.Object) return false;
+    const doc = this._doc;
+    // nothing to remove: the member list is not built for nothing
+    if (doc !== null && this.readsRecords() && this.tailIndexOfKey(key) < 0 && this.lastRecordOfKey(doc, key) < 0)
+      return false;
     const items = this._children();
     const wanted = keyBytesFor(key);
     let kept = 0;
@@ -311,9 +344,12 @@ export class JsonValue {
   keyAt(i: i32): string {
     if (this._kind != JsonKind.Object) return "";
     const doc = this._doc;
-    if (this._items === null && doc !== null) {
+    if (doc !== null && this.readsRecords()) {
       const vi = this.recordAt(doc, i);
-      if (vi < 0) return "";
+      if (vi < 0) {
+        const t = this.tailItem(doc, i);
+        return t !== null ? t._decodedKey() : "";
+      }
       const s = decodeStringBody(
         doc.bytes.dataStart,
         doc.table.keyStart(vi),
@@ -354,14 +390,7 @@ export class JsonValue {
   stringEquals(key: string, text: string): bool {
     const p = this.locateMember(key, JsonKind.String);
     if (p === null) return false;
-    const data = p.data;
-    const s = p.start + 1;
-    const e = p.end - 1;
-    if (containsBackslash(data, s, e)) {
-      const d = decodeStringBody(data, s, e, true);
-      return d !== null && d == text;
-    }
-    return rawTextEquals(data + <usize>s, e - s, text);
+    return spanStringEquals(p.data, p.start, p.end, text);
   }
   /** whether member `key` is the boolean `value` (get(key) then asBool() Ok with that value) */
   memberIsBool(key: string, value: bool): bool {
@@ -376,6 +405,202 @@ export class JsonValue {
     return decodeLiteral(bytes, this._start, this._end);
   }
 
+  // ---- allocation-free probes of an array's items (no node per item: a scan over a list of
+  // 50,000 objects would otherwise create 50,000 nodes to read one member of each) ----
+  /** the kind of item `i` of this array, or -1 when out of range or this is not an array */
+  itemKind(i: i32): i32 {
+    if (this._kind != JsonKind.Array) return -1;
+    const doc = this._doc;
+    if (doc !== null && this.readsRecords()) {
+      const vi = this.recordAt(doc, i);
+      if (vi < 0) {
+        const t = this.tailItem(doc, i);
+        return t !== null ? <i32>t._kind : -1;
+      }
+      const node = doc.existing(vi);
+      if (node !== null) return <i32>node._kind;
+      return <i32>kindOfLeadByte(<u32>load<u8>(doc.bytes.dataStart + <usize>doc.table.start(vi)));
+    }
+    const items = this._children();
+    return i >= 0 && i < items.length ? <i32>unchecked(items[i])._kind : -1;
+  }
+  /** what `at(i)` then `isDecodableString()` answers (for an object: its i-th member value) */
+  itemIsDecodableString(i: i32): bool {
+    if (!this.isContainer()) return false;
+    const doc = this._doc;
+    if (doc !== null && this.readsRecords()) {
+      const vi = this.recordAt(doc, i);
+      if (vi >= 0 && doc.existing(vi) === null) {
+        const start = doc.table.start(vi);
+        const end = doc.table.end(vi);
+        const data = doc.bytes.dataStart;
+        return (
+          end > start &&
+          kindOfLeadByte(<u32>load<u8>(data + <usize>start)) == JsonKind.String &&
+          stringBodyDecodes(data, start + 1, end - 1)
+        );
+      }
+    }
+    const item = this.at(i);
+    return item !== null && item.isDecodableString();
+  }
+  /** what `at(i)` then `stringValue()` answers (for an object: its i-th member value) */
+  itemStringValue(i: i32): string | null {
+    if (!this.isContainer()) return null;
+    const doc = this._doc;
+    if (doc !== null && this.readsRecords()) {
+      const vi = this.recordAt(doc, i);
+      if (vi >= 0 && doc.existing(vi) === null) {
+        const bytes = doc.bytes;
+        const start = doc.table.start(vi);
+        const end = doc.table.end(vi);
+        if (end <= start || kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start)) != JsonKind.String)
+          return null;
+        return decodeLiteral(bytes, start, end);
+      }
+    }
+    const item = this.at(i);
+    return item !== null ? item.stringValue() : null;
+  }
+  /** whether item `i` is a decodable string that starts with `prefix` (`whole`: that is `prefix`),
+   *  compared on the raw bytes when it has no escapes: a flag is looked for in 50,000 args without
+   *  decoding them */
+  itemStringStartsWith(i: i32, prefix: string, whole: bool = false): bool {
+    if (!this.isContainer()) return false;
+    const doc = this._doc;
+    let bytes: Uint8Array | null = null;
+    let start = 0;
+    let end = 0;
+    const vi = doc !== null && this.readsRecords() ? this.recordAt(doc, i) : -1;
+    if (doc !== null && vi >= 0 && doc.existing(vi) === null) {
+      bytes = doc.bytes;
+      start = doc.table.start(vi);
+      end = doc.table.end(vi);
+    } else {
+      const item = this.at(i);
+      if (item === null || item._kind != JsonKind.String) return false;
+      bytes = item._bytes;
+      start = item._start;
+      end = item._end;
+    }
+    if (bytes === null || end - start < 2) return false;
+    const data = bytes.dataStart;
+    if (<u32>load<u8>(data + <usize>start) != CHAR_QUOTE) return false;
+    const s = start + 1;
+    const e = end - 1;
+    if (containsBackslash(data, s, e)) {
+      const d = decodeStringBody(data, s, e, true);
+      return d !== null && (whole ? d == prefix : d.startsWith(prefix));
+    }
+    const wanted = keyBytesFor(prefix);
+    const n = wanted !== null ? wanted.length : prefix.length;
+    if (whole ? e - s != n : e - s < n) return false;
+    return rawTextEquals(data + <usize>s, n, prefix);
+  }
+  /** what `at(i)` then `memberKind(key)` answers (-1 also when item `i` is not an object) */
+  itemMemberKind(i: i32, key: string): i32 {
+    const p = this.locateItemMember(i, key, -1);
+    return p !== null ? <i32>p.kind : -1;
+  }
+  /** what `at(i)` then `memberIsDecodableString(key)` answers */
+  itemMemberIsDecodableString(i: i32, key: string): bool {
+    const p = this.locateItemMember(i, key, JsonKind.String);
+    return p !== null && stringBodyDecodes(p.data, p.start + 1, p.end - 1);
+  }
+  /** what `at(i)` then `stringOrNull(key)` answers (null also when item `i` is not an object) */
+  itemStringOrNull(i: i32, key: string): string | null {
+    const p = this.locateItemMember(i, key, JsonKind.String);
+    if (p === null) return null;
+    const owner = p.bytes;
+    if (owner === null) return null; // cannot happen: every string has its text
+    return decodeLiteral(owner, p.start, p.end);
+  }
+  /** what `at(i)` then `stringEquals(key, text)` answers (false when item `i` is not an object) */
+  itemStringEquals(i: i32, key: string, text: string): bool {
+    const p = this.locateItemMember(i, key, JsonKind.String);
+    if (p === null) return false;
+    return spanStringEquals(p.data, p.start, p.end, text);
+  }
+
+  /** the first index >= `from` whose item `itemStringEquals(i, key, text)` holds, or -1: one walk
+   *  over the records instead of a lookup per index (the injector searches a container's env of
+   *  50,000 entries several times) */
+  indexOfItemWithString(key: string, text: string, from: i32 = 0): i32 {
+    if (this._kind != JsonKind.Array) return -1;
+    let pos = max(from, 0);
+    const doc = this._doc;
+    if (doc === null || !this.readsRecords()) {
+      const items = this._children();
+      for (; pos < items.length; pos++) if (unchecked(items[pos]).stringEquals(key, text)) return pos;
+      return -1;
+    }
+    const table = doc.table;
+    const data = doc.bytes.dataStart;
+    const limit = table.next(this._vi);
+    let vi = this.recordAt(doc, pos);
+    while (vi >= 0 && vi < limit) {
+      const node = doc.existing(vi);
+      let found = false;
+      if (node !== null) {
+        found = node.stringEquals(key, text);
+      } else if (<u32>load<u8>(data + <usize>table.start(vi)) == CHAR_OPEN_BRACE) {
+        const mvi = doc.lastMember(vi, key);
+        if (mvi >= 0) {
+          const start = table.start(mvi);
+          found =
+            <u32>load<u8>(data + <usize>start) == CHAR_QUOTE && spanStringEquals(data, start, table.end(mvi), text);
+        }
+      }
+      if (found) {
+        // the next search from here starts where this one stopped
+        this._curPos = pos;
+        this._curVi = vi;
+        return pos;
+      }
+      const next = table.next(vi);
+      if (next <= vi) break;
+      vi = next;
+      pos++;
+    }
+    const tail = this._items;
+    if (this._itemsAreTail && tail !== null) {
+      const count = this.recordCount(doc);
+      for (let k = max(from - count, 0); k < tail.length; k++)
+        if (unchecked(tail[k]).stringEquals(key, text)) return count + k;
+    }
+    return -1;
+  }
+
+  /** member `key` of item `i` as `at(i)` then `locateMember` finds it, without the item's node
+   *  unless one was already handed out (it may have been changed since the records were made) */
+  private locateItemMember(i: i32, key: string, want: i32): MemberProbe | null {
+    if (this._kind != JsonKind.Array) return null;
+    const doc = this._doc;
+    if (doc !== null && this.readsRecords()) {
+      const vi = this.recordAt(doc, i);
+      if (vi < 0) {
+        const t = this.tailItem(doc, i);
+        return t !== null ? t.locateMember(key, want) : null;
+      }
+      const node = doc.existing(vi);
+      if (node !== null) return node.locateMember(key, want);
+      const bytes = doc.bytes;
+      const table = doc.table;
+      if (kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>table.start(vi))) != JsonKind.Object) return null;
+      const mvi = doc.lastMember(vi, key);
+      if (mvi < 0) return null;
+      const start = table.start(mvi);
+      const end = table.end(mvi);
+      if (start < 0 || end <= start || end > bytes.length) return null;
+      const kind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start));
+      if (want >= 0 && <i32>kind != want) return null;
+      return doc.probe().found(kind, bytes, start, end);
+    }
+    const items = this._children();
+    if (i < 0 || i >= items.length) return null;
+    return unchecked(items[i]).locateMember(key, want);
+  }
+
   /** finds the last member `key`: its kind and text span in the document's probe (read at once;
    *  the next probe overwrites it), or null when missing, not of kind `want` (-1: any kind) or
    *  this is not an object */
@@ -386,7 +611,8 @@ export class JsonValue {
     let bytes: Uint8Array | null;
     let start: i32;
     let end: i32;
-    if (this._items === null && doc !== null) {
+    const t = doc !== null && this.readsRecords() ? this.tailIndexOfKey(key) : -1;
+    if (t < 0 && doc !== null && this.readsRecords()) {
       const vi = this.lastRecordOfKey(doc, key);
       if (vi < 0) return null;
       bytes = doc.bytes;
@@ -395,9 +621,10 @@ export class JsonValue {
       if (start < 0 || end <= start || end > bytes.length) return null;
       kind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start));
     } else {
-      const i = this.lastIndexOfKey(key);
+      const i = t >= 0 ? t : this.lastIndexOfKey(key);
       if (i < 0) return null;
-      const v = unchecked(this._children()[i]);
+      // with t >= 0 the pushed tail is `_items` itself, not the child list
+      const v = t >= 0 ? unchecked(this._items![t]) : unchecked(this._children()[i]);
       kind = v._kind;
       bytes = v._bytes;
       start = v._start;
@@ -426,16 +653,16 @@ export class JsonValue {
   size(): i32 {
     if (!this.isContainer()) return 0;
     const doc = this._doc;
-    if (this._items === null && doc !== null) return this.recordCount(doc);
+    if (doc !== null && this.readsRecords()) return this.recordCount(doc) + this.tailLength();
     return this._children().length;
   }
   /** i-th item (array) or i-th member value (object); null when out of range */
   at(i: i32): JsonValue | null {
     if (!this.isContainer()) return null;
     const doc = this._doc;
-    if (this._items === null && doc !== null) {
+    if (doc !== null && this.readsRecords()) {
       const vi = this.recordAt(doc, i);
-      return vi < 0 ? null : doc.node(vi, this);
+      return vi < 0 ? this.tailItem(doc, i) : doc.node(vi, this);
     }
     const items = this._children();
     if (i < 0 || i >= items.length) return null;
@@ -445,8 +672,10 @@ export class JsonValue {
   // ---- array mutation (false on non-arrays or out-of-range indices) ----
   push(value: JsonValue): bool {
     if (this._kind != JsonKind.Array) return false;
-    const items = this._children();
-    items.push(this.adopt(value));
+    if (this._doc !== null && this.readsRecords()) {
+      // the records stay as they are; the new item goes to the tail written after them
+      this.pushTail(this.adopt(value));
+    } else this._children().push(this.adopt(value));
     this._markDirty();
     return true;
   }
@@ -517,7 +746,8 @@ export class JsonValue {
    *  already handed out) */
   _children(): Array<JsonValue> {
     let items = this._items;
-    if (items !== null) return items;
+    if (items !== null && !this._itemsAreTail) return items;
+    const tail = items;
     const doc = this._doc;
     if (doc === null || !this.isContainer()) {
       items = new Array<JsonValue>();
@@ -534,9 +764,51 @@ export class JsonValue {
         if (next <= vi) break;
         vi = next;
       }
+      if (tail !== null) for (let k = 0; k < tail.length; k++) items.push(unchecked(tail[k]));
     }
     this._items = items;
+    this._itemsAreTail = false;
     return items;
+  }
+
+  /** whether the value records answer for this container's children (list not built, or only a
+   *  pushed tail kept after them) */
+  @inline readsRecords(): bool {
+    return this._items === null || this._itemsAreTail;
+  }
+
+  /** appends `v` (adopted) to the tail kept after the records */
+  private pushTail(v: JsonValue): void {
+    let tail = this._items;
+    if (tail === null) {
+      tail = new Array<JsonValue>();
+      this._items = tail;
+      this._itemsAreTail = true;
+    }
+    tail.push(v);
+  }
+
+  /** the position in the tail of the last member with this key, or -1 (also without a tail) */
+  private tailIndexOfKey(key: string): i32 {
+    const tail = this._items;
+    if (!this._itemsAreTail || tail === null) return -1;
+    const wanted = keyBytesFor(key);
+    for (let i = tail.length - 1; i >= 0; i--) if (unchecked(tail[i])._keyEquals(key, wanted)) return i;
+    return -1;
+  }
+
+  /** the pushed items after the records (0 without a tail) */
+  private tailLength(): i32 {
+    const tail = this._items;
+    return this._itemsAreTail && tail !== null ? tail.length : 0;
+  }
+
+  /** child `i` when it lies in the pushed tail (i counts the records first), or null */
+  private tailItem(doc: JsonDoc, i: i32): JsonValue | null {
+    const tail = this._items;
+    if (!this._itemsAreTail || tail === null) return null;
+    const k = i - this.recordCount(doc);
+    return k >= 0 && k < tail.length ? unchecked(tail[k]) : null;
   }
 
   /** number of direct children per the records (list not built) */

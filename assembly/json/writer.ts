@@ -25,9 +25,10 @@ export function writeValue(root: JsonValue, sink: ByteSink): void {
     const top = stack.length - 1;
     const node = unchecked(stack[top]);
     const doc = node._doc;
-    if (node._items === null && doc !== null) {
-      // dirty below, but its own member list never changed: walk the records (as _children()
-      // would), writing untouched members straight from the source without creating nodes
+    if (doc !== null && node.readsRecords()) {
+      // dirty below, but its own member list never changed (at most items were pushed after it):
+      // walk the records (as _children() would), writing untouched members straight from the
+      // source without creating nodes, then the pushed tail
       writeRecordStep(node, doc, sink, stack, next, top);
       continue;
     }
@@ -46,7 +47,7 @@ export function writeValue(root: JsonValue, sink: ByteSink): void {
 }
 
 /** one step of a records walk: `next[top]` is 0 before the first member, then the value index of
- *  the next member, or -1 when done */
+ *  the next member; past the records, -1 - k for item k of the pushed tail */
 function writeRecordStep(
   node: JsonValue,
   doc: JsonDoc,
@@ -61,7 +62,7 @@ function writeRecordStep(
   const first = vi == 0;
   if (first) vi = node._vi + 1;
   if (vi < 0 || vi >= limit) {
-    closeContainer(node, sink, stack, next);
+    writeTailStep(node, sink, stack, next, top, vi < 0 ? -1 - vi : 0, limit > node._vi + 1);
     return;
   }
   const after = table.next(vi);
@@ -80,6 +81,29 @@ function writeRecordStep(
   } else if (!writeLeaf(child, sink)) {
     openContainer(child, sink, stack, next);
   }
+}
+
+/** writes item (or member) k of the tail added after `node`'s records (`afterRecords`: some record was written
+ *  before it), or closes `node` past the last */
+function writeTailStep(
+  node: JsonValue,
+  sink: ByteSink,
+  stack: Array<JsonValue>,
+  next: Array<i32>,
+  top: i32,
+  k: i32,
+  afterRecords: bool,
+): void {
+  const tail = node._items;
+  if (!node._itemsAreTail || tail === null || k >= tail.length) {
+    closeContainer(node, sink, stack, next);
+    return;
+  }
+  unchecked((next[top] = -2 - k));
+  if (k > 0 || afterRecords) sink.writeByte(<u8>CHAR_COMMA);
+  const child = unchecked(tail[k]);
+  if (node._kind == JsonKind.Object) writeKey(child, sink);
+  if (!writeLeaf(child, sink)) openContainer(child, sink, stack, next);
 }
 
 /** writes a node that needs no descent (clean text or a scalar); false for a dirty container */

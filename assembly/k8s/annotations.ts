@@ -23,8 +23,7 @@ export function checkMetadataStringMap(object: JsonValue, mapName: string): stri
   if (!map.isObject()) return "metadata." + mapName + " is not an object";
   const n = map.size();
   for (let i = 0; i < n; i++) {
-    const v = map.at(i);
-    if (v === null || !v.isDecodableString()) {
+    if (!map.itemIsDecodableString(i)) {
       // the key is echoed: shortened past 1 KiB like every echoed value
       return "metadata." + mapName + "[" + shortenRendered(map.keyAt(i)) + "] is not a string";
     }

@@ -166,18 +166,64 @@ export function appendTokensToArray(array: JsonValue, tokens: string[]): bool {
   return true;
 }
 
+/** Whether `array` is an array whose every item is a decodable string (what `stringItems` needs),
+ *  read in place. */
+function isStringArray(array: JsonValue): bool {
+  if (!array.isArray()) return false;
+  const n = array.size();
+  for (let i = 0; i < n; i++) if (!array.itemIsDecodableString(i)) return false;
+  return true;
+}
+
+/** `planApplyArg(stringItems(array), flag, value)` read in place: CacheBlend applies seven flags
+ *  one after another, and decoding the args for each wrote a copy of every token (the kv-transfer
+ *  JSON among them) seven times on a fresh instance's pages. */
+function planApplyArgInPlace(array: JsonValue, flag: string, value: string): ArgAction {
+  const prefix = flag + "=";
+  const n = array.size();
+  for (let i = 0; i < n; i++) {
+    if (array.itemStringStartsWith(i, flag, true)) {
+      if (i + 1 < n) return new ArgAction(ArgActionKind.Replace, i + 1, [value]);
+      return new ArgAction(ArgActionKind.Append, -1, [value]);
+    }
+    if (array.itemStringStartsWith(i, prefix)) return new ArgAction(ArgActionKind.Replace, i, [prefix + value]);
+  }
+  return new ArgAction(ArgActionKind.Append, -1, [flag, value]);
+}
+
 /** applyArg on a JSON array of strings; false when it is not one. */
 export function applyArgToArray(array: JsonValue, flag: string, value: string): bool {
-  const tokens = stringItems(array);
-  if (tokens === null) return false;
-  return applyArgActionToArray(array, planApplyArg(tokens, flag, value));
+  if (!isStringArray(array)) return false;
+  return applyArgActionToArray(array, planApplyArgInPlace(array, flag, value));
 }
 
 /** applyBareFlag on a JSON array of strings; false when it is not one. */
 export function applyBareFlagToArray(array: JsonValue, flag: string): bool {
-  const tokens = stringItems(array);
-  if (tokens === null) return false;
-  return applyArgActionToArray(array, planApplyBareFlag(tokens, flag));
+  if (!isStringArray(array)) return false;
+  // `hasFlag` in place: `flag` itself or `flag=…`
+  const withValue = flag + "=";
+  const n = array.size();
+  for (let i = 0; i < n; i++) {
+    if (array.itemStringStartsWith(i, flag, true) || array.itemStringStartsWith(i, withValue)) return true;
+  }
+  return appendTokensToArray(array, [flag]);
+}
+
+/** `hasFlag(containerArgs(container), flag)`: 1 or 0, and -1 where containerArgs is null (args not
+ *  an array of strings) */
+export function containerHasFlag(container: JsonValue, flag: string): i32 {
+  const args = container.getPresent("args");
+  if (args === null) return 0;
+  if (!args.isArray()) return -1;
+  // read in place: 50,000 args are not decoded to look for one flag
+  const withValue = flag + "=";
+  let found = false;
+  const n = args.size();
+  for (let i = 0; i < n; i++) {
+    if (!args.itemIsDecodableString(i)) return -1;
+    if (!found && (args.itemStringStartsWith(i, flag, true) || args.itemStringStartsWith(i, withValue))) found = true;
+  }
+  return found ? 1 : 0;
 }
 
 /** The container's `args` as strings: [] when unset, null when not an array of strings. */

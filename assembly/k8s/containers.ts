@@ -2,7 +2,6 @@
 // init and ephemeral containers are separate lists.
 import { i32ToDecimal } from "../util/decimal";
 import { JsonValue } from "../json/index";
-import { itemName, itemNamed } from "./fields";
 
 /** `spec.containers` as read: `list` is the live array (null when absent/null), `error` the detail
  *  text when `spec` or the list has the wrong type. */
@@ -48,11 +47,7 @@ export function readPodList(pod: JsonValue, field: string): ContainerList {
  *  objects or have no string name never match. */
 export function findNamedIndex(list: JsonValue | null, name: string): i32 {
   if (list === null || !list.isArray()) return -1;
-  const n = list.size();
-  for (let i = 0; i < n; i++) {
-    if (itemNamed(list.at(i), name)) return i;
-  }
-  return -1;
+  return list.indexOfItemWithString("name", name);
 }
 
 /** Index of the container named `name` in `spec.containers`, or -1. */
@@ -77,7 +72,7 @@ export function containerNames(pod: JsonValue): string[] {
   if (list === null) return out;
   const n = list.size();
   for (let i = 0; i < n; i++) {
-    const name = itemName(list.at(i));
+    const name = list.itemStringOrNull(i, "name");
     out.push(name !== null ? name : "");
   }
   return out;

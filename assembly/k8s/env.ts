@@ -3,7 +3,7 @@
 // never match.
 import { i32ToDecimal } from "../util/decimal";
 import { JsonValue } from "../json/index";
-import { ensureArrayMember, itemNamed } from "./fields";
+import { ensureArrayMember } from "./fields";
 
 /** `{"name":"<name>","value":"<value>"}` */
 export function envVar(name: string, value: string): JsonValue {
@@ -17,10 +17,8 @@ export function envVar(name: string, value: string): JsonValue {
 export function envIndices(env: JsonValue | null, name: string): i32[] {
   const out = new Array<i32>(0);
   if (env === null || !env.isArray()) return out;
-  const n = env.size();
-  for (let i = 0; i < n; i++) {
-    if (itemNamed(env.at(i), name)) out.push(i);
-  }
+  for (let i = env.indexOfItemWithString("name", name); i >= 0; i = env.indexOfItemWithString("name", name, i + 1))
+    out.push(i);
   return out;
 }
 
@@ -28,9 +26,7 @@ export function envIndices(env: JsonValue | null, name: string): i32[] {
 export function findEnvIndex(env: JsonValue | null, name: string): i32 {
   // the first of envIndices(env, name), without the list
   if (env === null || !env.isArray()) return -1;
-  const n = env.size();
-  for (let i = 0; i < n; i++) if (itemNamed(env.at(i), name)) return i;
-  return -1;
+  return env.indexOfItemWithString("name", name);
 }
 
 /** True when the entry has a `valueFrom` that is not null. */

@@ -48,9 +48,8 @@ export function stringItems(array: JsonValue | null): string[] | null {
   const n = array.size();
   const out = new Array<string>(0);
   for (let i = 0; i < n; i++) {
-    const item = array.at(i);
-    if (item === null) return null;
-    const s = item.stringValue();
+    // no node per item: a container's args can be a list of 50,000 strings
+    const s = array.itemStringValue(i);
     if (s === null) return null;
     out.push(s);
   }

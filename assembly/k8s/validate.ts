@@ -16,8 +16,7 @@ export function checkStringArray(node: JsonValue, field: string, path: string): 
   if (!list.isArray()) return path + "." + field + " is not an array";
   const n = list.size();
   for (let i = 0; i < n; i++) {
-    const item = list.at(i);
-    if (item === null || !item.isDecodableString()) return indexed(path + "." + field, i) + " is not a string";
+    if (!list.itemIsDecodableString(i)) return indexed(path + "." + field, i) + " is not a string";
   }
   return "";
 }
@@ -29,7 +28,10 @@ export function checkNamedObjectArray(node: JsonValue, field: string, path: stri
   if (!list.isArray()) return path + "." + field + " is not an array";
   const n = list.size();
   for (let i = 0; i < n; i++) {
-    const problem = namedObjectProblem(list.at(i));
+    // probed without a node per item
+    let problem = NamedObjectProblem.None;
+    if (list.itemKind(i) != <i32>JsonKind.Object) problem = NamedObjectProblem.NotObject;
+    else if (!list.itemMemberIsDecodableString(i, "name")) problem = NamedObjectProblem.NameNotString;
     if (problem != NamedObjectProblem.None) return namedObjectDetail(problem, indexed(path + "." + field, i));
   }
   return "";
@@ -74,22 +76,24 @@ function namedObjectDetail(problem: NamedObjectProblem, path: string): string {
   return "";
 }
 
-/** `env`: unset or an array of objects with a string `name` and a `value` that is unset or a string. */
+/** `env`: unset or an array of objects with a string `name` and a `value` that is unset or a string.
+ *  One walk: a name problem anywhere is reported before a value problem (as two walks would). */
 export function checkEnvList(container: JsonValue, path: string): string {
-  const named = checkNamedObjectArray(container, "env", path);
-  if (named.length > 0) return named;
-  const env = container.get("env");
-  if (env === null || !env.isArray()) return "";
+  const env = container.getPresent("env");
+  if (env === null) return "";
+  if (!env.isArray()) return path + ".env is not an array";
   const n = env.size();
+  let firstBadValue = -1;
   for (let i = 0; i < n; i++) {
-    const entry = env.at(i);
-    if (entry === null) continue;
-    const kind = entry.memberKind("value");
-    if (kind < 0 || kind == JsonKind.Null) continue;
-    if (!entry.memberIsDecodableString("value")) {
-      return indexed(path + ".env", i) + ".value is not a string";
-    }
+    if (env.itemKind(i) != <i32>JsonKind.Object)
+      return namedObjectDetail(NamedObjectProblem.NotObject, indexed(path + ".env", i));
+    if (!env.itemMemberIsDecodableString(i, "name"))
+      return namedObjectDetail(NamedObjectProblem.NameNotString, indexed(path + ".env", i));
+    if (firstBadValue >= 0) continue;
+    const kind = env.itemMemberKind(i, "value");
+    if (kind >= 0 && kind != JsonKind.Null && !env.itemMemberIsDecodableString(i, "value")) firstBadValue = i;
   }
+  if (firstBadValue >= 0) return indexed(path + ".env", firstBadValue) + ".value is not a string";
   return "";
 }
 

@@ -175,3 +175,25 @@ export function reservedEnv(adapter: RuntimeAdapter): string[] {
       return ["LMCACHE_REMOTE_URL", "VLLM_USE_V1", "INFERENCECACHE_FAIL_OPEN", "PYTHONHASHSEED"];
   }
 }
+
+/** The fields of a CacheBackend `spec` (Profile N, docs/policies/hicache-injector.md#settings). */
+export function cacheBackendSpecFields(): string[] {
+  return [
+    "runtime",
+    "type",
+    "lmCache",
+    "remoteStorage",
+    "observation",
+    "deploymentKind",
+    "replicas",
+    "autoscaling",
+    "integration",
+    "engineSelector",
+    "hiCache",
+    "backendConfig",
+    "template",
+    "resources",
+    "endpoint",
+    "allowCrossNamespace",
+  ];
+}

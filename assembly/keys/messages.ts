@@ -103,6 +103,33 @@ export const DETAIL_PAYLOAD_IMAGE_FOOTGUN = "payloadImage.repository is the Imag
 export function detailPayloadImagePartInvalid(field: string): string {
   return "payloadImage " + field + " is not a valid image reference part";
 }
+/** `allowed` is the comma-separated list of the ImageSpec pullPolicy values. */
+export function detailPullPolicyInvalid(value: string, allowed: string): string {
+  return 'payloadImage.pullPolicy "' + echo(value) + '" is not one of ' + allowed;
+}
+export function detailRepositoryHasTag(repository: string): string {
+  return (
+    'payloadImage.repository "' +
+    echo(repository) +
+    '" holds a tag in its last path segment; put the tag in payloadImage.tag'
+  );
+}
+/** `problem` is the reader's `<path> has the wrong JSON type`. */
+export function detailEngineInvalid(kind: string, ns: string, engine: string, problem: string): string {
+  return kind + " " + echo(ns) + "/" + echo(engine) + " is malformed: " + problem;
+}
+/** The target already mounts the staging volume elsewhere, or another volume at the staging path. */
+export function detailStagingMountConflict(container: string, volume: string, mountPath: string): string {
+  return (
+    'container "' +
+    echo(container) +
+    '" mounts volume "' +
+    echo(volume) +
+    '" at "' +
+    echo(mountPath) +
+    '", which conflicts with the staging volume'
+  );
+}
 /** `<what>` is `<kind or ConfigMap> <ns>/<name>`. */
 export function detailLookupDenied(what: string, ns: string, name: string): string {
   return "lookup of " + what + " " + echo(ns) + "/" + echo(name) + " was denied; use settings.engines";
@@ -122,3 +149,6 @@ export const REPOSITORY_FOOTGUN_DETAIL =
 // @ts-ignore: decorator
 @lazy
 export const MUST_NOT_CONTAIN_WHITESPACE_DETAIL = "must not contain whitespace";
+// @ts-ignore: decorator
+@lazy
+export const REPOSITORY_TAG_DETAIL = "must not contain a tag (a ':' after its last '/'); set the tag in tag";

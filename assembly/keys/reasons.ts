@@ -34,6 +34,14 @@ export const REASON_INVALID_ENGINE_REFERENCE = "invalid-engine-reference";
 // @ts-ignore: decorator
 @lazy
 export const REASON_INVALID_IMAGE_PULL_SECRETS = "invalid-image-pull-secrets";
+/** An engine CR was read but a field of its `spec.injection` has the wrong JSON type. */
+// @ts-ignore: decorator
+@lazy
+export const REASON_ENGINE_INVALID = "engine-invalid";
+/** The pod already uses the staging volume's name or mount path for something else. */
+// @ts-ignore: decorator
+@lazy
+export const REASON_STAGING_CONFLICT = "staging-conflict";
 
 // shared by all injectors
 // @ts-ignore: decorator
@@ -85,6 +93,8 @@ export function lmcacheSkipReasons(): string[] {
     REASON_INVALID_CONNECTION_CONFIG,
     REASON_INVALID_ENGINE_REFERENCE,
     REASON_INVALID_IMAGE_PULL_SECRETS,
+    REASON_ENGINE_INVALID,
+    REASON_STAGING_CONFLICT,
     REASON_LOOKUP_DENIED,
     REASON_LOOKUP_FAILED,
     REASON_INVALID_REQUEST,

@@ -11,6 +11,7 @@ import {
   CONNECTION_CONFIGMAP_SUFFIX,
   detailConfigMapNotFound,
   detailConnectionConfigMissing,
+  detailEngineInvalid,
   detailEngineNotFound,
   detailInvalidConnectionConfig,
   detailLookupDenied,
@@ -42,6 +43,8 @@ export enum EngineStep {
   ConfigMissing = 4,
   /** `invalid-connection-config` */
   ConfigInvalid = 5,
+  /** `engine-invalid`: the engine CR was read, a field has the wrong JSON type */
+  EngineInvalid = 6,
 }
 
 export function connectionConfigMapName(engineName: string): string {
@@ -70,8 +73,9 @@ export class EngineCrResult {
 }
 
 /**
- * `get_resource <kind> <name>` in `namespace`. A found CR whose `spec.injection` has wrong JSON
- * types counts as an unreadable answer (Failed); the NotFound detail names the CR.
+ * `get_resource <kind> <name>` in `namespace`. An answer that is not a JSON object is unreadable
+ * (Failed); a CR whose `spec.injection` has wrong JSON types was read but is malformed
+ * (EngineInvalid, the detail naming the field); the NotFound detail names the CR.
  */
 export function lookupEngineCr(
   lookups: KubernetesLookups,
@@ -91,9 +95,13 @@ export function lookupEngineCr(
     const step = stepForStatus(result.status);
     return new EngineCrResult(step, new EngineInjection(), lookupDetail(step, kind, namespace, name));
   }
-  const read = readEngineCrInjection(value);
-  if (!read.ok)
+  if (!value.isObject())
     return new EngineCrResult(EngineStep.Failed, new EngineInjection(), detailLookupFailed(kind, namespace, name));
+  const read = readEngineCrInjection(value);
+  if (!read.ok) {
+    const detail = detailEngineInvalid(kind, namespace, name, read.error);
+    return new EngineCrResult(EngineStep.EngineInvalid, new EngineInjection(), detail);
+  }
   return new EngineCrResult(EngineStep.Ok, read.value, "");
 }
 

@@ -25,16 +25,23 @@ export enum RepositoryCheck {
   ImageSpecDefault,
   /** contains whitespace or a control character: no valid image reference can be built */
   Whitespace,
+  /** a tag in the last path segment (`reg/p:v1`): appending the tag would give `reg/p:v1:latest`,
+   *  which the kubelet refuses (a `:` before the last `/` is a registry port, `reg:5000/p`) */
+  TagInRepository,
   /** usable as an image repository */
   Ok,
 }
 
 /** Classifies a payload repository, in this order: blank → Unset; the ImageSpec default →
- *  ImageSpecDefault; any whitespace/control character → Whitespace; otherwise Ok. */
+ *  ImageSpecDefault; any whitespace/control character → Whitespace; a `:` after the last `/` of a
+ *  repository without a digest → TagInRepository; otherwise Ok. */
 export function checkPayloadRepository(repository: string): RepositoryCheck {
   if (isBlank(repository)) return RepositoryCheck.Unset;
   if (repository == PAYLOAD_FOOTGUN_REPOSITORY) return RepositoryCheck.ImageSpecDefault;
   if (containsWhitespaceOrControl(repository)) return RepositoryCheck.Whitespace;
+  if (!repository.includes(DIGEST_MARKER) && repository.lastIndexOf(":") > repository.lastIndexOf("/")) {
+    return RepositoryCheck.TagInRepository;
+  }
   return RepositoryCheck.Ok;
 }
 
@@ -48,6 +55,11 @@ export function isUsablePayloadTag(tag: string): bool {
  *  (callers that treat "" as unset use `effectivePullPolicy` first). */
 export function isValidPullPolicy(p: string): bool {
   return containsString(pullPolicies(), p);
+}
+
+/** The pull policies as a message lists them: `Always, IfNotPresent, Never`. */
+export function pullPoliciesText(): string {
+  return pullPolicies().join(", ");
 }
 
 /** `pullPolicy` as the staging init container gets it: "" (absent/null) → `IfNotPresent`,

@@ -4,10 +4,14 @@
 import { JsonValue } from "../json/index";
 import { Plan } from "../k8s/edits";
 import { emptyDirVolume, simpleInitContainer, volumeMount } from "../k8s/lists";
+import { containerAt } from "../k8s/containers";
 import { envVar } from "../k8s/env";
 import {
   DETAIL_PAYLOAD_IMAGE_FOOTGUN,
   detailPayloadImagePartInvalid,
+  detailPullPolicyInvalid,
+  detailRepositoryHasTag,
+  detailStagingMountConflict,
   EngineKeys,
   PYTHONPATH_ENV,
   SHARED_DIR_ENV,
@@ -18,6 +22,7 @@ import {
   isUsablePayloadTag,
   isValidPullPolicy,
   payloadImageRef,
+  pullPoliciesText,
   RepositoryCheck,
 } from "./image";
 import { PayloadImage } from "./injection";
@@ -53,10 +58,11 @@ export function decidePayload(image: PayloadImage | null): PayloadDecision {
   const check = checkPayloadRepository(image.repository);
   if (check == RepositoryCheck.Unset) return new PayloadDecision(PayloadOutcome.NoImage, "", "", "");
   if (check == RepositoryCheck.ImageSpecDefault) return invalid(DETAIL_PAYLOAD_IMAGE_FOOTGUN);
+  if (check == RepositoryCheck.TagInRepository) return invalid(detailRepositoryHasTag(image.repository));
   if (check != RepositoryCheck.Ok) return invalid(detailPayloadImagePartInvalid("repository"));
   if (!isUsablePayloadTag(image.tag)) return invalid(detailPayloadImagePartInvalid("tag"));
   const pullPolicy = effectivePullPolicy(image.pullPolicy);
-  if (!isValidPullPolicy(pullPolicy)) return invalid(detailPayloadImagePartInvalid("pullPolicy"));
+  if (!isValidPullPolicy(pullPolicy)) return invalid(detailPullPolicyInvalid(pullPolicy, pullPoliciesText()));
   return new PayloadDecision(PayloadOutcome.Stage, payloadImageRef(image.repository, image.tag), pullPolicy, "");
 }
 
@@ -83,4 +89,30 @@ export function addStagingEdits(plan: Plan, target: i32, keys: EngineKeys, decis
     volumeMount(keys.payloadVolume, keys.payloadMountPath, true),
   );
   plan.envPrependPath(target, PYTHONPATH_ENV, keys.payloadMountPath);
+}
+
+/**
+ * Whether staging would silently not work on this pod (docs/decisions.md#staging-conflicts): on the
+ * target container, a mount of the staging volume at another path, or of another volume at the
+ * staging path. Mounts are appended "if absent by name", so the user's would be kept and PYTHONPATH
+ * would point at a path where the staged files are not. A volume of the staging name is kept as the
+ * spec says (the user may provide it). Returns the skip detail, or "" when staging can go ahead.
+ */
+export function stagingConflict(pod: JsonValue, target: i32, containerName: string, keys: EngineKeys): string {
+  const container = containerAt(pod, target);
+  if (container === null) return "";
+  const mounts = container.getPresent("volumeMounts");
+  if (mounts === null || !mounts.isArray()) return "";
+  const n = mounts.size();
+  for (let i = 0; i < n; i++) {
+    const m = mounts.at(i);
+    if (m === null || !m.isObject()) continue;
+    const name = m.stringOrNull("name");
+    const path = m.stringOrNull("mountPath");
+    if (name === null || path === null) continue;
+    if ((name == keys.payloadVolume) != (path == keys.payloadMountPath)) {
+      return detailStagingMountConflict(containerName, name, path);
+    }
+  }
+  return "";
 }

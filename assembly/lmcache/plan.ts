@@ -36,6 +36,7 @@ import {
   INJECTED_VALUE,
   KV_TRANSFER_CONFIG_FLAG,
   REASON_COMMAND_OVERRIDE,
+  REASON_ENGINE_INVALID,
   REASON_CONNECTION_CONFIG_MISSING,
   REASON_ENGINE_NOT_FOUND,
   REASON_INVALID_CONNECTION_CONFIG,
@@ -47,11 +48,12 @@ import {
   REASON_LOOKUP_FAILED,
   REASON_PAYLOAD_IMAGE_INVALID,
   REASON_PAYLOAD_IMAGE_UNSET,
+  REASON_STAGING_CONFLICT,
   REASON_TARGET_CONTAINER_NOT_FOUND,
 } from "../keys/index";
 import { checkConnectionText, EngineStep, lookupConnectionConfigMap, lookupEngineCr } from "./engine";
 import { EngineInjection } from "./injection";
-import { decidePayload, PayloadDecision, PayloadOutcome } from "./payload";
+import { decidePayload, PayloadDecision, PayloadOutcome, stagingConflict } from "./payload";
 import { resolveInjectedPullSecrets } from "./pullsecrets";
 import { findInlineEngine, InlineEngineRead, lookupsEnabled } from "./settings";
 import { resolveTargetContainer, TargetOutcome } from "./target";
@@ -114,6 +116,7 @@ function invalidRequest(what: string): Decision {
 function lookupSkip(step: EngineStep, detail: string): Decision {
   if (step == EngineStep.Denied) return Decision.skip(REASON_LOOKUP_DENIED, detail);
   if (step == EngineStep.NotFound) return Decision.skip(REASON_ENGINE_NOT_FOUND, detail);
+  if (step == EngineStep.EngineInvalid) return Decision.skip(REASON_ENGINE_INVALID, detail);
   return Decision.skip(REASON_LOOKUP_FAILED, detail);
 }
 
@@ -267,6 +270,9 @@ export function prepareInjection<F>(
   if (payload.stages) {
     const listsShape = checkPodLists(pod);
     if (listsShape.length > 0) return invalidRequest(listsShape);
+    // the staging volume's name and path must be free for it (all or nothing: skip, change nothing)
+    const conflict = stagingConflict(pod, target.index, target.name, keys);
+    if (conflict.length > 0) return Decision.skip(REASON_STAGING_CONFLICT, conflict);
   }
   const args = containerArgs(container);
   if (args === null) return invalidRequest(containerPath(target.index) + ".args is not an array of strings");

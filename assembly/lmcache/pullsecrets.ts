@@ -18,11 +18,18 @@ export class PullSecretResolution {
 
 /**
  * `engineSecrets` are used as they are (no trimming or validation, as upstream) when the annotation
- * is blank; otherwise the annotation's comma list replaces them and every listed name must be a
+ * is blank, except that an empty name (`imagePullSecrets: [{}]`) is dropped: it names no Secret and
+ * a pod must never carry `{"name": ""}` (docs/decisions.md, cacheblend-injector); otherwise the annotation's comma list replaces them and every listed name must be a
  * DNS-1123 subdomain (the first offender is reported).
  */
 export function resolveInjectedPullSecrets(engineSecrets: string[], annotationValue: string): PullSecretResolution {
-  if (isBlank(annotationValue)) return new PullSecretResolution(engineSecrets.slice(0), "");
+  if (isBlank(annotationValue)) {
+    const kept = new Array<string>(0);
+    for (let i = 0; i < engineSecrets.length; i++) {
+      if (engineSecrets[i].length > 0) kept.push(engineSecrets[i]);
+    }
+    return new PullSecretResolution(kept, "");
+  }
   const names = splitCommaList(annotationValue);
   for (let i = 0; i < names.length; i++) {
     if (!isDns1123Subdomain(names[i])) return new PullSecretResolution(names, names[i]);

@@ -1,7 +1,7 @@
 // Target-container resolution shared by both LMCache-operator injectors
 // (docs/policies/lmcache-injector.md#target-container): the container annotation, else the engine's
 // `injection.targetContainer`, else the first container. Only `spec.containers` is searched.
-import { JsonValue } from "../json/index";
+import { JsonKind, JsonValue } from "../json/index";
 import { containerPath, readContainers } from "../k8s/containers";
 import { trimGoSpace } from "../validate/chars";
 import { DETAIL_POD_HAS_NO_CONTAINERS, detailNoContainerNamed } from "../keys/index";
@@ -53,11 +53,10 @@ export function resolveTargetContainer(
   const n = list.size();
   if (wanted.length == 0) return containerAtIndex(list, 0);
   for (let i = 0; i < n; i++) {
-    const item = list.at(i);
-    if (item === null || !item.isObject()) return malformed(containerPath(i) + " is not an object");
+    if (list.itemKind(i) != <i32>JsonKind.Object) return malformed(containerPath(i) + " is not an object");
     // compared on the raw bytes: no node or decoded name per container
-    if (!item.memberIsDecodableString("name")) return malformed(containerPath(i) + ".name is not a string");
-    if (item.stringEquals("name", wanted)) return new TargetContainer(TargetOutcome.Found, i, wanted, "");
+    if (!list.itemMemberIsDecodableString(i, "name")) return malformed(containerPath(i) + ".name is not a string");
+    if (list.itemStringEquals(i, "name", wanted)) return new TargetContainer(TargetOutcome.Found, i, wanted, "");
   }
   return new TargetContainer(TargetOutcome.NotFound, -1, "", detailNoContainerNamed(wanted));
 }

@@ -103,3 +103,31 @@ export function isHighSurrogate(c: i32): bool {
 export function isLowSurrogate(c: i32): bool {
   return c >= 0xdc00 && c <= 0xdfff;
 }
+
+/** Go's `unicode.ToLower` for the code points it maps into ASCII (A–Z, U+0130 `İ` → `i`, U+212A
+ *  Kelvin sign → `k`); every other code unit is returned unchanged. Enough to compare with ASCII
+ *  words exactly, without linking the full Unicode case tables. */
+export function goLowerToAscii(c: i32): i32 {
+  if (c >= 0x41 && c <= 0x5a) return c + 0x20;
+  if (c == 0x130) return 0x69;
+  if (c == 0x212a) return 0x6b;
+  return c;
+}
+
+/** Whether Go's `strings.ToLower(s) == word` for a lower-case ASCII `word`. */
+export function goLowerEquals(s: string, word: string): bool {
+  if (s.length != word.length) return false;
+  for (let i = 0; i < s.length; i++) if (goLowerToAscii(s.charCodeAt(i)) != word.charCodeAt(i)) return false;
+  return true;
+}
+
+/** `s` with goLowerToAscii applied to every code unit (Go's `strings.ToLower` for ASCII text;
+ *  other letters keep their case). */
+export function goLowerAscii(s: string): string {
+  let changed = false;
+  for (let i = 0; i < s.length && !changed; i++) changed = goLowerToAscii(s.charCodeAt(i)) != s.charCodeAt(i);
+  if (!changed) return s;
+  const units = new Array<i32>(s.length);
+  for (let i = 0; i < s.length; i++) units[i] = goLowerToAscii(s.charCodeAt(i));
+  return String.fromCharCodes(units);
+}

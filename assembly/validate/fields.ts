@@ -28,6 +28,12 @@ export const MUST_BE_OBJECT = "must be an object";
 // @ts-ignore: decorator
 @lazy
 export const MUST_BE_LIST = "must be a list";
+// @ts-ignore: decorator
+@lazy
+export const MUST_BE_BOOLEAN = "must be a boolean";
+// @ts-ignore: decorator
+@lazy
+export const MUST_BE_STRING_MAP = "must be a map of strings";
 
 const INT32_MIN: i64 = -2147483648;
 const INT32_MAX: i64 = 2147483647;
@@ -153,6 +159,36 @@ export function readStringAt(
   const s = v.asString();
   if (!s.ok) return wrongType<string>(at, key, v, MUST_BE_STRING, "", errs);
   return s;
+}
+
+/** `parent.key` as a boolean. */
+export function readBoolAt(parent: JsonValue | null, key: string, at: Path | null, errs: FieldErrorList): Read<bool> {
+  const v = presentAt(parent, key);
+  if (v === null) return absent<bool>(false);
+  const b = v.asBool();
+  if (!b.ok) return wrongType<bool>(at, key, v, MUST_BE_BOOLEAN, false, errs);
+  return b;
+}
+
+/** `parent.key` as an object whose member values are all strings (`null` members included, as
+ *  Kubernetes decodes a `map[string]string`); any other member makes the whole map Invalid. */
+export function readStringMapAt(
+  parent: JsonValue | null,
+  key: string,
+  at: Path | null,
+  errs: FieldErrorList,
+): Read<JsonValue | null> {
+  const v = presentAt(parent, key);
+  if (v === null) return absent<JsonValue | null>(null);
+  if (!v.isObject()) return wrongType<JsonValue | null>(at, key, v, MUST_BE_STRING_MAP, null, errs);
+  const n = v.size();
+  for (let i = 0; i < n; i++) {
+    const member = v.at(i);
+    if (member !== null && !member.isNull() && !member.isDecodableString()) {
+      return wrongType<JsonValue | null>(at, key, v, MUST_BE_STRING_MAP, null, errs);
+    }
+  }
+  return new Read<JsonValue | null>(ReadState.Ok, v);
 }
 
 /** `parent.key` as an int32: an integer, or an integral number written as a float (`256.0`,

@@ -33,6 +33,16 @@ export function isIntegralNumber(v: JsonValue): bool {
   return f.ok && isFloat64AJSONInteger(f.value);
 }
 
+/** The value of a whole JSON number (see isIntegralNumber) that fits i64; Invalid for any other
+ *  value, so `64.0` and `6.4e1` read as 64 as `64` does. */
+export function integralI64(v: JsonValue): Read<i64> {
+  const n = v.asI64();
+  if (n.ok || !v.isNumber() || isIntegerText(v.numberText())) return n;
+  const f = v.asF64();
+  if (f.ok && isFloat64AJSONInteger(f.value)) return new Read<i64>(ReadState.Ok, <i64>f.value);
+  return new Read<i64>(ReadState.Invalid, 0, "not a whole number: " + v.numberText());
+}
+
 /** `parent.key` as a whole JSON number node (any magnitude; the caller checks the range). */
 export function readIntegerAt(
   parent: JsonValue | null,

@@ -24,25 +24,31 @@ export const HOSTILE_TARGETS = {
 } as const;
 
 /**
- * Shapes that still cost more than the budget (docs/benchmarks.md "Hostile inputs" has their
+ * Shapes that still cost more than the CI budget (docs/benchmarks.md "Hostile inputs" has their
  * ratios and what they are made of). The CI test (tests/hostile.test.ts) holds every other shape
- * to a looser ratio and all of them to the output budget; these are kept in the benchmark so the
- * miss stays visible.
+ * to a looser ratio and to the memory budget, and all of them to the output budget; these are
+ * kept in the benchmark so the miss stays visible.
+ *
+ * pull-secrets-annotation-150k: 150,000+ names are split, validated, deduplicated, appended to the
+ * pod as that many `{"name":…}` items and written back (the mutated pod is almost four times the
+ * request): each step is linear, but together they cost about 90× the no-logic guest in CPU time
+ * (52 MiB) after the fixes of issue 20.
+ *
+ * many-violations-update: an UPDATE validates the old object as well as the new one (a violation
+ * the old object already had is not reported), so it costs what many-violations costs twice, about
+ * 20–26× in CPU time: at the CI budget, where a loaded machine tips it over.
  */
 export const KNOWN_OVER_BUDGET: readonly string[] = [
-  "cacheengine-validator/many-violations",
   "cacheengine-validator/many-violations-update",
-  "cacheengine-validator/long-valid-list",
-  "lmcache-injector/env-50k",
-  "lmcache-injector/args-50k",
-  "lmcache-injector/containers-50k-target-last",
-  "lmcache-injector/volumes-50k",
-  "lmcache-injector/pod-pull-secrets-50k",
   "lmcache-injector/pull-secrets-annotation-150k",
-  "lmcache-injector/bad-engine-reference",
-  "lmcache-injector/unknown-container-name",
-  // the same shared paths as lmcache-injector's; args-50k is costlier here: each of the seven
-  // flags decodes the whole args list again
+  "cachebackend-validator/many-violations",
+  "cachebackend-validator/many-violations-update",
+  "cachebackend-validator/long-valid-list",
+  "cachebackend-validator/wide-backend-config",
+  "cachebackend-validator/many-resources",
+  // measured before the shared fixes that took lmcache-injector's shapes under budget (issue 20)
+  // and not re-measured since; args-50k is costlier here: each of the seven flags decodes the
+  // whole args list again
   "cacheblend-injector/env-50k",
   "cacheblend-injector/args-50k",
   "cacheblend-injector/containers-50k-target-last",
@@ -50,6 +56,8 @@ export const KNOWN_OVER_BUDGET: readonly string[] = [
   "cacheblend-injector/pull-secrets-annotation-150k",
   "cacheblend-injector/bad-engine-reference",
   "cacheblend-injector/unknown-container-name",
+  "hicache-injector/env-50k",
+  "hicache-injector/args-50k",
 ];
 
 export interface HostileShape {
@@ -195,6 +203,82 @@ function cacheengineShapes(target: number): HostileShape[] {
   ];
 }
 
+function cachebackendShapes(target: number): HostileShape[] {
+  const dir = path.join(POLICIES_DIR, "cachebackend-validator", "test_data");
+  const base = readJson(path.join(dir, "request_nfs-sample.json"));
+  const legacy = readJson(path.join(dir, "request_resources-negative.json"));
+  const p = "cachebackend-validator";
+  const s = (name: string, description: string, mutate: Mutator, from: Json = base): HostileShape =>
+    shape(p, name, description, from, {}, mutate, target);
+  const nfsOf = (r: Json): Json => obj(obj(specOf(r).remoteStorage).nfs);
+  const overridesOf = (r: Json): Json => {
+    const integration = obj(specOf(r).integration);
+    integration.engineOverrides ??= {};
+    return obj(integration.engineOverrides);
+  };
+  return [
+    s("backslash-ratio", "hiCache.ratio is a run of backslashes (echoed, each one escaped)", (r, n) => {
+      obj(specOf(r).hiCache).ratio = "\\".repeat(n);
+    }),
+    s("control-char-server", "the NFS server is a run of U+0001 (echoed as \\x01)", (r, n) => {
+      nfsOf(r).server = "\u0001".repeat(n);
+    }),
+    s(
+      "quoted-name-and-mount-path",
+      "metadata.name is a run of quotes and mountPath a run of tabs (both echoed)",
+      (r, n) => {
+        obj(objectOf(r).metadata).name = '"'.repeat(n);
+        nfsOf(r).mountPath = "\t".repeat(n);
+      },
+    ),
+    s("many-violations", "engineOverrides.env holds tens of thousands of invalid names", (r, n) => {
+      overridesOf(r).env = range(n, (i) => ({ name: `${i}BAD` }));
+    }),
+    s(
+      "many-violations-update",
+      "UPDATE: old and new backends both carry tens of thousands of invalid env names, differently ordered",
+      (r, n) => {
+        r.operation = "UPDATE";
+        overridesOf(r).env = range(n, (i) => ({ name: `${i}BAD` }));
+        const old = clone(objectOf(r));
+        obj(obj(obj(old.spec).integration).engineOverrides).env = range(n, (i) => ({ name: `${n - i}BAD` }));
+        r.oldObject = old;
+      },
+    ),
+    s("long-valid-list", "engineOverrides.args holds 50,000+ valid flags", (r, n) => {
+      overridesOf(r).args = range(n, (i) => `--flag-${i}=v`);
+    }),
+    s(
+      "wide-backend-config",
+      "backendConfig has 100,000+ keys (each one a HiCache violation, in sorted order)",
+      (r, n) => {
+        const config: Json = {};
+        for (let i = 0; i < n; i++) config[`k${n - i}`] = "v";
+        specOf(r).backendConfig = config;
+      },
+    ),
+    s(
+      "many-resources",
+      "legacy spec.resources.requests has 50,000+ extended resources without limits",
+      (r, n) => {
+        const requests: Json = {};
+        for (let i = 0; i < n; i++) requests[`example.com/r${i}`] = "1";
+        obj(specOf(r).resources).requests = requests;
+      },
+      legacy,
+    ),
+    s("wide-labels", "metadata.labels has 100,000+ keys", (r, n) => {
+      const metadata = obj(objectOf(r).metadata);
+      metadata.labels ??= {};
+      const labels = obj(metadata.labels);
+      for (let i = 0; i < n; i++) labels[`l${i}`] = "v";
+    }),
+    s("long-groups", "userInfo.groups has 80,000+ items", (r, n) => {
+      obj(r.userInfo).groups = range(n, (i) => `group-${i}`);
+    }),
+  ];
+}
+
 function lmcacheShapes(target: number): HostileShape[] {
   const dir = path.join(POLICIES_DIR, "lmcache-injector", "test_data");
   const base = readJson(path.join(dir, "request_settings-engine-staging.json"));
@@ -304,11 +388,65 @@ function cacheblendShapes(target: number): HostileShape[] {
   ];
 }
 
+function hicacheShapes(target: number): HostileShape[] {
+  const dir = path.join(POLICIES_DIR, "hicache-injector", "test_data");
+  const base = readJson(path.join(dir, "request_realistic-three-backends.json"));
+  // the backend travels in the settings, so every shape runs the whole NFS plan without a host
+  const settings = readJson(path.join(dir, "settings_inline-backend-admission-policy.json"));
+  const p = "hicache-injector";
+  const s = (name: string, description: string, mutate: Mutator): HostileShape =>
+    shape(p, name, description, base, settings, mutate, target);
+  const sglang = (r: Json): Json => containersOf(r)[0];
+  return [
+    s("env-50k", "the engine container has 50,000+ env entries (the storage-dir env is searched)", (r, n) => {
+      sglang(r).env = range(n, (i) => ({ name: `E_${i}`, value: "v" }));
+    }),
+    s("args-50k", "the engine container has 50,000+ args (every HiCache flag is scanned for)", (r, n) => {
+      sglang(r).args = range(n, (i) => `--a${i}`);
+    }),
+    s("mounts-50k", "the engine container has 50,000+ volume mounts (searched by name and path)", (r, n) => {
+      sglang(r).volumeMounts = range(n, (i) => ({ name: `m${i}`, mountPath: `/m/${i}` }));
+    }),
+    s("volumes-50k", "50,000+ pod volumes (searched for the L3 volume)", (r, n) => {
+      specOf(r).volumes = range(n, (i) => ({ name: `v${i}`, emptyDir: {} }));
+    }),
+    s("containers-50k-engine-last", "50,000+ containers, sglang last", (r, n) => {
+      const engine = sglang(r);
+      specOf(r).containers = [...range(n, (i) => ({ name: `c${i}`, image: "busybox" })), engine];
+    }),
+    s("labels-100k", "the pod has 100,000+ labels (the selector is matched against them)", (r, n) => {
+      const labels = obj(obj(objectOf(r).metadata).labels);
+      for (let i = 0; i < n; i++) labels[`l${i}`] = "v";
+    }),
+    s(
+      "conflicting-ratio-backslashes",
+      "--hicache-ratio carries a long run of backslashes (echoed in the arg-conflict warning)",
+      (r, n) => {
+        sglang(r).args = ["--hicache-ratio", "\\".repeat(n)];
+      },
+    ),
+    s("skip-annotation-control-chars", "the skip-inject annotation is a long run of U+0001 (an opt-out)", (r, n) => {
+      annotationsOrNew(r)["inferencecache.io/skip-inject"] = "\u0001".repeat(n);
+    }),
+    s("long-groups", "userInfo.groups has 80,000+ items", (r, n) => {
+      obj(r.userInfo).groups = range(n, (i) => `group-${i}`);
+    }),
+  ];
+}
+
+function annotationsOrNew(r: Json): Json {
+  const metadata = obj(objectOf(r).metadata);
+  metadata.annotations ??= {};
+  return obj(metadata.annotations);
+}
+
 /** Every hostile shape of `policy` (an empty list for a policy the suite does not know yet). */
 export function hostileShapes(policy: string, target = HOSTILE_REQUEST_BYTES): HostileShape[] {
   if (policy === "cacheengine-validator") return cacheengineShapes(target);
   if (policy === "lmcache-injector") return lmcacheShapes(target);
   if (policy === "cacheblend-injector") return cacheblendShapes(target);
+  if (policy === "hicache-injector") return hicacheShapes(target);
+  if (policy === "cachebackend-validator") return cachebackendShapes(target);
   return [];
 }
 

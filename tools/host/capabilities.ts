@@ -198,7 +198,8 @@ export class HostCapabilities {
   }
 
   private fromCluster(cluster: FakeCluster, operation: string, r: Record<string, unknown>): Answer {
-    const s = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+    // the payload was read strictly: an optional field is a string or null, never absent
+    const s = (v: unknown): string | null => (v === null ? null : String(v));
     if (Array.isArray(r.field_masks) && r.field_masks.length > 0)
       return fail("cluster objects: field_masks are not supported by this host");
     try {

@@ -215,7 +215,8 @@ function checkMessage(expect: CaseExpect, actual: string | undefined, failures: 
 function checkValidate(expect: CaseExpect, evaluation: EvaluationResult, testData: string, failures: string[]): void {
   const r = evaluation.response!;
   if (evaluation.trap) failures.push(`the policy trapped: ${evaluation.trap}`);
-  if (expect.allowed !== undefined && r.allowed !== expect.allowed)
+  // parseCases requires expect.allowed for every validate case
+  if (r.allowed !== expect.allowed)
     failures.push(
       `allowed: expected ${expect.allowed}, got ${r.allowed}${r.status?.message ? ` (${r.status.message})` : ""}`,
     );
@@ -292,7 +293,7 @@ export function runCase(policy: string, module: PolicyModule, c: CaseSpec, testD
       policyId: `clusterwide-${policy}`,
       timeBudgetMs: null,
     };
-    if ((c.operation ?? "validate") === "validate_settings") {
+    if (c.operation === "validate_settings") {
       const outcome = validateSettings(module, { settings, capabilities, ...policyServer });
       if (outcome.trap) failures.push(`the policy trapped: ${outcome.trap}`);
       if (outcome.valid !== c.expect.valid)

@@ -28,7 +28,7 @@ export function parseClusterObjects(text: string, source = "<cluster>"): KubeObj
   }
   const out: KubeObject[] = [];
   const add = (doc: unknown): void => {
-    if (doc === null || doc === undefined) return;
+    if (doc === null) return; // an empty document
     if (Array.isArray(doc)) {
       doc.forEach(add);
       return;
@@ -103,7 +103,8 @@ function parseRequirement(term: string): Requirement {
 
 /** Kubernetes label selector (equality-, set-based and existence requirements, ANDed). */
 export function labelSelectorMatcher(selector: string | null): (obj: KubeObject) => boolean {
-  if (selector === null || selector.trim() === "") return () => true;
+  // a blank selector has no terms, so it matches everything too
+  if (selector === null) return () => true;
   const reqs = splitTerms(selector).map(parseRequirement);
   return (obj) => reqs.every((r) => r(obj.metadata?.labels ?? {}));
 }
@@ -116,7 +117,7 @@ function fieldAt(obj: unknown, dotted: string): string | undefined {
 
 /** Field selector with `=`, `==`, `!=` on dotted paths (the API server supports few fields; we allow any). */
 export function fieldSelectorMatcher(selector: string | null): (obj: KubeObject) => boolean {
-  if (selector === null || selector.trim() === "") return () => true;
+  if (selector === null) return () => true;
   const reqs = splitTerms(selector).map((term) => {
     const m = term.match(/^([^\s!=]+)\s*(==|=|!=)\s*(\S*)$/);
     if (!m) throw new Error(`${CALLBACK_FAILURE}invalid field selector: ${JSON.stringify(term)}`);
@@ -178,8 +179,7 @@ const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 /** A DynamicObject as serde_json writes it: apiVersion, kind, metadata (ObjectMeta), then the rest sorted. */
 export function dynamicObjectJson(obj: KubeObject, metadata: Record<string, unknown> = obj.metadata ?? {}): string {
   const meta: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(metadata))
-    if (OBJECT_META_FIELDS.has(k) && v !== null && v !== undefined) meta[k] = v;
+  for (const [k, v] of Object.entries(metadata)) if (OBJECT_META_FIELDS.has(k) && v !== null) meta[k] = v;
   const rest = Object.keys(obj)
     .filter((k) => k !== "apiVersion" && k !== "kind" && k !== "metadata")
     .sort(compareKeys);

@@ -9,14 +9,14 @@ import { PolicyModule } from "./guest";
 import type { AdmissionRequest } from "./request";
 import { admissionResponse, TIMEOUT_TEXT } from "./response";
 
-interface WorkerInput {
+export interface WorkerInput {
   moduleBytes: Uint8Array;
   source: string;
   request: AdmissionRequest;
   opts: Omit<EvaluationOptions, "log">;
 }
 
-type WorkerMessage = { phase: string } | { result: EvaluationResult } | { error: string };
+export type WorkerMessage = { phase: string } | { result: EvaluationResult } | { error: string };
 
 /** Runs `evaluate` in a worker; a guest call still running after `deadlineMs` ends the evaluation as policy-server would. */
 export function evaluateWithDeadline(
@@ -66,7 +66,8 @@ export function evaluateWithDeadline(
   });
 }
 
-function interrupted(phase: string, request: AdmissionRequest): EvaluationResult {
+/** What policy-server answers when the guest call of `phase` is interrupted at the deadline. */
+export function interrupted(phase: string, request: AdmissionRequest): EvaluationResult {
   if (phase === "validate_settings" || phase === "startup") {
     return {
       settings: { valid: false, message: `Error invoking settings validation callback: ${TIMEOUT_TEXT}` },
@@ -86,20 +87,24 @@ function interrupted(phase: string, request: AdmissionRequest): EvaluationResult
   };
 }
 
-/** Worker side: evaluate with phase reports wrapped around each guest call. */
-function runInWorker(input: WorkerInput): void {
-  const port = parentPort!;
+/**
+ * Worker side: evaluate with a phase report before each guest call, then the result (or the error
+ * that stopped it). `post` is the worker's port; tests call this in-process with a plain function,
+ * since code run inside a worker thread is invisible to coverage.
+ */
+export function runEvaluation(input: WorkerInput, post: (m: WorkerMessage) => void): void {
   try {
     const module = PolicyModule.fromBytes(input.moduleBytes, input.source);
     const reportingModule = Object.create(module) as PolicyModule;
     reportingModule.call = (operation, payload, callOpts) => {
-      port.postMessage({ phase: operation });
+      post({ phase: operation });
       return module.call(operation, payload, callOpts);
     };
-    port.postMessage({ result: evaluate(reportingModule, input.request, input.opts) });
+    post({ result: evaluate(reportingModule, input.request, input.opts) });
   } catch (e) {
-    port.postMessage({ error: (e as Error).message });
+    post({ error: (e as Error).message });
   }
 }
 
-if (!isMainThread && workerData && (workerData as WorkerInput).moduleBytes) runInWorker(workerData as WorkerInput);
+if (!isMainThread && workerData && (workerData as WorkerInput).moduleBytes)
+  runEvaluation(workerData as WorkerInput, (m) => parentPort!.postMessage(m));

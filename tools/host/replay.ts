@@ -96,7 +96,8 @@ export function parseReplaySession(text: string, source = "<session>"): ReplayEx
   } catch (e) {
     throw new Error(`${source}: invalid YAML: ${(e as Error).message.split("\n")[0]}`);
   }
-  if (doc === null || doc === undefined) return [];
+  // js-yaml reads an empty document as null (and throws on an empty text): no exchanges
+  if (doc === null) return [];
   if (!Array.isArray(doc)) throw new Error(`${source}: a replay session must be a YAML list of exchanges`);
   return doc.map((entry, i) => {
     try {
@@ -136,10 +137,10 @@ function deepEqual(a: unknown, b: unknown): boolean {
 
 /** `{:?}` of a recorded field value: Option<String>, bool, BTreeSet<String>; anything else as compact JSON. */
 function rustDebugValue(name: string, v: unknown, optional: boolean): string {
-  if (v === null || v === undefined) return "None";
+  // normalizeRequest gives every field a value or null; a bool prints as its JSON text
+  if (v === null) return "None";
   let text: string;
   if (typeof v === "string") text = rustDebugString(v);
-  else if (typeof v === "boolean") text = String(v);
   else if (name === "field_masks" && Array.isArray(v))
     text = `{${v.map((m) => rustDebugString(String(m))).join(", ")}}`;
   else text = JSON.stringify(v);

@@ -35,7 +35,6 @@ const floatAsFloat = yaml.defineScalarTag<unknown>("tag:yaml.org,2002:float", {
     const v = yaml.floatCoreTag.resolve(source, isExplicit, tagName);
     return v === yaml.NOT_RESOLVED ? v : new YamlFloat(v);
   },
-  identify: () => false,
 });
 
 /** js-yaml's default (YAML 1.2 core) schema, except that floats stay floats. */
@@ -43,27 +42,28 @@ export const LOSSLESS_YAML_SCHEMA = yaml.CORE_SCHEMA.withTags(floatAsFloat);
 
 const at = { start: 0, end: 0 };
 
-/** A value loaded with LOSSLESS_YAML_SCHEMA as a node (a non-finite float is `null`, as in serde_json). */
+/**
+ * A value loaded with LOSSLESS_YAML_SCHEMA as a node (a non-finite float is `null`, as in serde_json).
+ * js-yaml yields null, booleans, numbers, strings, arrays, mappings and our floats, never `undefined`.
+ */
 export function yamlToNode(v: unknown): JsonNode {
-  if (v === null || v === undefined) return { kind: "null", ...at };
+  if (v === null) return { kind: "null", ...at };
   if (v instanceof YamlFloat)
     return Number.isFinite(v.value) ? { kind: "number", text: formatF64(v.value), ...at } : { kind: "null", ...at };
   if (typeof v === "number") return { kind: "number", text: Number.isSafeInteger(v) ? String(v) : formatF64(v), ...at };
   if (typeof v === "boolean") return { kind: "bool", value: v, ...at };
   if (typeof v === "string") return { kind: "string", value: v, ...at };
   if (Array.isArray(v)) return { kind: "array", items: v.map(yamlToNode), ...at };
-  if (typeof v === "object") {
-    return {
-      kind: "object",
-      entries: Object.entries(v as Record<string, unknown>).map(([key, value]) => ({
-        key,
-        keyEnd: 0,
-        value: yamlToNode(value),
-      })),
-      ...at,
-    };
-  }
-  return { kind: "string", value: String(v), ...at };
+  // the core schema yields nothing else: a mapping
+  return {
+    kind: "object",
+    entries: Object.entries(v as Record<string, unknown>).map(([key, value]) => ({
+      key,
+      keyEnd: 0,
+      value: yamlToNode(value),
+    })),
+    ...at,
+  };
 }
 
 /** Rejects a number serde_json cannot hold (`1e400`: "number out of range"), as kwctl does on reading. */
@@ -252,6 +252,6 @@ export function metadataContextAwareResources(metadata: Record<string, unknown> 
   const list = metadata?.contextAwareResources;
   if (!Array.isArray(list)) return [];
   return list
-    .filter((r): r is ContextAwareResource => typeof r?.apiVersion === "string" && typeof r?.kind === "string")
+    .filter((r): r is ContextAwareResource => typeof r?.apiVersion === "string" && typeof r.kind === "string")
     .map((r) => ({ apiVersion: r.apiVersion, kind: r.kind }));
 }

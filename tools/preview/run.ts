@@ -165,7 +165,9 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
         timeBudgetMs: null,
         capabilities: { allowedHostCapabilities: ["*"], contextAwareResources: policy.contextAwareResources },
       },
-      ...(granted.length > 0 ? { clusterJson: serdeJson(granted) } : {}),
+      // a granted kind the dump holds no object of is an empty list, not a failed lookup (the
+      // dump command lists every kind the policies read, so its absence means there are none)
+      ...(policy.contextAwareResources.length > 0 ? { clusterJson: serdeJson(granted) } : {}),
     };
   });
   const workers = opts.workers ?? (jobs.length < IN_PROCESS_BELOW ? 0 : undefined);

@@ -761,6 +761,89 @@ skipCase(
   "payload-image-invalid",
   "payloadImage repository is not a valid image reference part",
 );
+// ---- edge cases of the shared LMCache code (docs/decisions.md#edge-cases-of-the-shared-lmcache-steps)
+skipCase(
+  "payload-image-repository-with-tag",
+  basicPod(),
+  {
+    description: "payloadImage.repository reg/cb-payload:v1 holds a tag: the image would be reg/cb-payload:v1:latest",
+    covers: "#step-14; decision (tag in repository)",
+    session: [engineFound({ payloadImage: { repository: "reg/cb-payload:v1" } }), cmFound()],
+  },
+  "payload-image-invalid",
+  'payloadImage.repository "reg/cb-payload:v1" holds a tag in its last path segment; put the tag in payloadImage.tag',
+);
+skipCase(
+  "payload-image-bad-pull-policy",
+  basicPod(),
+  {
+    description: "pullPolicy outside the enum: the message names the field and the allowed values",
+    covers: "#step-14; #x3",
+    session: [engineFound({ payloadImage: { repository: "reg/cb-payload", pullPolicy: "Sometimes" } }), cmFound()],
+  },
+  "payload-image-invalid",
+  'payloadImage.pullPolicy "Sometimes" is not one of Always, Never, IfNotPresent',
+);
+skipCase(
+  "engine-target-container-number",
+  basicPod(),
+  {
+    description: "CacheBlendEngine read, but targetContainer is 7: engine-invalid naming the field, not lookup-failed",
+    covers: "#step-9; decision (engine-invalid)",
+    session: [engineFound({ ...ENGINE_INJECTION, targetContainer: 7 })],
+  },
+  "engine-invalid",
+  "CacheBlendEngine vllm-ns/cb is malformed: spec.injection.targetContainer has the wrong JSON type",
+);
+skipCase(
+  "engine-pull-secrets-string",
+  basicPod(),
+  {
+    description: 'CacheBlendEngine read, but imagePullSecrets is "x": engine-invalid naming the field',
+    covers: "#step-9; decision (engine-invalid)",
+    session: [engineFound({ ...ENGINE_INJECTION, imagePullSecrets: "x" })],
+  },
+  "engine-invalid",
+  "CacheBlendEngine vllm-ns/cb is malformed: spec.injection.imagePullSecrets has the wrong JSON type",
+);
+injectCase(
+  "engine-pull-secret-empty-name",
+  basicPod(),
+  {
+    description: "engine imagePullSecrets [{}, cb-payload-pull]: the empty name is never put on the pod",
+    covers: "#pull-secrets; decision (empty pull-secret name)",
+    session: [engineFound({ ...ENGINE_INJECTION, imagePullSecrets: [{}, { name: "cb-payload-pull" }] }), cmFound()],
+  },
+  { args: wiredArgs(), secrets: ["cb-payload-pull"] },
+);
+skipCase(
+  "staging-mount-elsewhere",
+  podWith((p) => {
+    p.spec.volumes = [{ name: "cb-plugin", emptyDir: {} }];
+    p.spec.containers[0].volumeMounts = [{ name: "cb-plugin", mountPath: "/opt/cb" }];
+  }),
+  {
+    description: "the target already mounts cb-plugin at /opt/cb: PYTHONPATH=/cb-plugin would name an empty path",
+    covers: "#staging; decision (staging conflicts)",
+    session: STANDARD,
+  },
+  "staging-conflict",
+  'container "vllm" mounts volume "cb-plugin" at "/opt/cb", which conflicts with the staging volume',
+);
+skipCase(
+  "staging-path-taken",
+  podWith((p) => {
+    p.spec.volumes = [{ name: "models", emptyDir: {} }];
+    p.spec.containers[0].volumeMounts = [{ name: "models", mountPath: "/cb-plugin" }];
+  }),
+  {
+    description: "the target already mounts another volume at /cb-plugin: a second mount there is refused",
+    covers: "#staging; decision (staging conflicts)",
+    session: STANDARD,
+  },
+  "staging-conflict",
+  'container "vllm" mounts volume "models" at "/cb-plugin", which conflicts with the staging volume',
+);
 
 // ---- flags (acceptance 45–50, upstream replacement cases)
 injectCase(

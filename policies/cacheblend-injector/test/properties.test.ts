@@ -5,7 +5,7 @@
 //   - a result is the whole wiring or the skip-reason annotation alone (D2);
 //   - evaluating the policy's own output again changes nothing (the injected guard).
 // Run: node bin/cachewarden.js build cacheblend-injector && node --import tsx --test policies/cacheblend-injector/test/properties.test.ts
-import { describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -14,6 +14,7 @@ import { HostCapabilitiesConfig } from "../../../tools/host/capabilities";
 import { evaluate, EvaluationResult } from "../../../tools/host/evaluate";
 import { PolicyModule } from "../../../tools/host/guest";
 import { loadReplaySession } from "../../../tools/host/replay";
+import { assertAcceptedPod, loadPodSchema } from "../../../tests/helpers/pod-admission";
 import {
   AdmissionRequest,
   loadAdmissionRequest,
@@ -124,8 +125,12 @@ function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, l
   assert.ok(r.settings.valid, `${label}: settings invalid: ${r.settings.message}`);
   assert.equal(r.response?.allowed, true, `${label}: not accepted: ${JSON.stringify(r.response)}`);
   if (request.object !== undefined) assert.equal(wiringProblem(request.object, r.mutatedObject), "", label);
+  // every emitted Pod is one the API server accepts, unless the incoming one already was not
+  if (r.patchOperations) assertAcceptedPod(request.object, r.mutatedObject, label);
   return r;
 }
+
+before(loadPodSchema);
 
 describe(
   "cacheblend-injector properties over the fixtures",

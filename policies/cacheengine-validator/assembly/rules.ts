@@ -35,6 +35,7 @@ import {
   CACHEBLEND_CHUNK_SIZE,
   REPOSITORY_FOOTGUN_DETAIL,
   MUST_NOT_CONTAIN_WHITESPACE_DETAIL,
+  REPOSITORY_TAG_DETAIL,
   pullPolicies,
   cudagraphModes,
 } from "../../../assembly/keys/index";
@@ -105,6 +106,7 @@ export function engineViolations(kind: EngineKind, object: JsonValue): FieldErro
     requireRepository(repository, imagePath, errs); // 6
     rejectImageSpecDefaultRepository(repository, imagePath, errs); // 7
     rejectRepositoryWhitespace(repository, imagePath, errs); // 8
+    rejectRepositoryTag(repository, imagePath, errs); // 8c (decision, see README)
     rejectTagWhitespace(readStringAt(image, "tag", imagePath, errs), imagePath, errs); // 8b (decision, see README)
     rejectUnsupportedPullPolicy(image, imagePath, errs); // 9
   }
@@ -169,6 +171,14 @@ function rejectRepositoryWhitespace(repository: Read<string>, at: Path, errs: Fi
   }
 }
 
+// 8c. `repository` holds a tag after its last `/` (`reg/p:v1`; `reg:5000/p` is a port): the
+// injectors would build `reg/p:v1:latest` and skip such an engine as `payload-image-invalid`.
+function rejectRepositoryTag(repository: Read<string>, at: Path, errs: FieldErrorList): void {
+  if (repository.ok && checkPayloadRepository(repository.value) == RepositoryCheck.TagInRepository) {
+    errs.add(invalidString(at.child("repository"), repository.value, REPOSITORY_TAG_DETAIL));
+  }
+}
+
 // 8b. `tag` contains whitespace or control characters. The injectors skip such an engine as
 // `payload-image-invalid` (docs/policies/lmcache-injector.md#x3), and an admitted engine must never
 // cause that skip (docs/policies/cacheengine-validator.md#rule-8b).
@@ -186,15 +196,12 @@ function rejectUnsupportedPullPolicy(image: JsonValue, at: Path, errs: FieldErro
   }
 }
 
-// Whether an imagePullSecrets item violates rule 10 or 11 (or its type), without building the
-// violation: once the error list is full, the rest of a long list is only counted.
-function pullSecretItemViolates(item: JsonValue | null): bool {
-  if (item === null || item.isNull()) return true;
-  if (!item.isObject()) return true;
-  const name = item.getPresent("name");
-  if (name === null) return true;
-  const text = name.asString();
-  return !text.ok || text.value.length == 0 || !isDns1123Subdomain(text.value);
+// Whether an imagePullSecrets item is free of rule 10 and 11 violations (and of a wrong type),
+// probed without nodes: a valid item costs no allocation but its name, and once the error list is
+// full every other item is only counted.
+function validPullSecretAt(list: JsonValue, i: i32): bool {
+  const name = list.itemStringOrNull(i, "name");
+  return name !== null && name.length > 0 && isDns1123Subdomain(name);
 }
 
 // 10. `imagePullSecrets[i].name` absent or "" (a null item decodes to an empty reference).
@@ -206,12 +213,13 @@ function checkImagePullSecretNames(injection: JsonValue | null, at: Path, errs: 
   const listPath = at.child("imagePullSecrets");
   const n = list.size();
   for (let i = 0; i < n; i++) {
-    // paths are built only for a violation: a valid list of any length allocates nothing per item
-    const item = list.at(i);
+    // paths and nodes are built only for a violation: a valid item is probed in the records
+    if (validPullSecretAt(list, i)) continue;
     if (errs.full) {
-      if (pullSecretItemViolates(item)) errs.omit();
+      errs.omit();
       continue;
     }
+    const item = list.at(i);
     let name: JsonValue | null = null;
     if (item !== null && !item.isNull()) {
       if (!item.isObject()) {

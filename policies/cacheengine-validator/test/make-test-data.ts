@@ -455,6 +455,32 @@ add(
   reject(LM('spec.injection.payloadImage.tag: Invalid value: "v1 latest": must not contain whitespace')),
 );
 add(
+  "lm-repository-with-tag",
+  "rule 8c (decision): a tag in the repository's last path segment, which the injectors would make reg/p:v1:latest",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg/p:v1" } })),
+  reject(
+    LM(
+      "spec.injection.payloadImage.repository: Invalid value: \"reg/p:v1\": must not contain a tag (a ':' after its last '/'); set the tag in tag",
+    ),
+  ),
+);
+add(
+  "cb-repository-with-tag-no-slash",
+  "rule 8c on CacheBlend: a one-segment repository with a tag",
+  request("CREATE", withInjection(cbBase(), { payloadImage: { repository: "p:v1", tag: "v2" } })),
+  reject(
+    CB(
+      "spec.injection.payloadImage.repository: Invalid value: \"p:v1\": must not contain a tag (a ':' after its last '/'); set the tag in tag",
+    ),
+  ),
+);
+add(
+  "lm-repository-with-registry-port",
+  "rule 8c's other side: a ':' before the last '/' is a registry port, accepted",
+  request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "reg:5000/p", tag: "v1" } })),
+  accept,
+);
+add(
   "lm-footgun-with-digest-tag",
   "rule 7 is exact: lmcache/vllm-openai@sha256:… is some other image reference",
   request("CREATE", withInjection(lmBase(), { payloadImage: { repository: "lmcache/vllm-openai@sha256:abc" } })),
@@ -1398,6 +1424,9 @@ const COVERS: Record<string, string> = {
   "lm-repository-with-tab": "#rule-8",
   "lm-repository-leading-space": "#rule-8",
   "lm-footgun-with-digest-tag": "#rule-7",
+  "lm-repository-with-tag": "#rule-8c, #agreement",
+  "cb-repository-with-tag-no-slash": "#rule-8c, #agreement",
+  "lm-repository-with-registry-port": "#rule-8c",
   "lm-tag-with-whitespace": "#rule-8b, #agreement",
   "cb-pull-policy-sometimes": "#rule-9",
   "lm-pull-policy-empty": "#rule-9",

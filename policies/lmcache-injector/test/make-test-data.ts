@@ -765,8 +765,8 @@ skipCase(
     covers: "#step-9 (malformed answer)",
     session: [engineFound({ payloadImage: "registry.example.com/lmcache/lmcache-payload:pinned" })],
   },
-  "lookup-failed",
-  "lookup of LMCacheEngine vllm-ns/cb failed",
+  "engine-invalid",
+  "LMCacheEngine vllm-ns/cb is malformed: spec.injection.payloadImage has the wrong JSON type",
 );
 
 // ---- step 10: ConfigMap
@@ -1092,7 +1092,101 @@ skipCase(
     session: [engineFound({ payloadImage: { repository: "reg/p", pullPolicy: "Sometimes" } }), cmFound()],
   },
   "payload-image-invalid",
-  "payloadImage pullPolicy is not a valid image reference part",
+  'payloadImage.pullPolicy "Sometimes" is not one of Always, Never, IfNotPresent',
+);
+// ---- edge cases of the shared LMCache code (docs/decisions.md#edge-cases-of-the-shared-lmcache-steps)
+skipCase(
+  "payload-image-repository-with-tag",
+  basicPod(),
+  {
+    description: "payloadImage.repository reg/p:v1 holds a tag: the image would be reg/p:v1:latest",
+    covers: "#step-14; decision (tag in repository)",
+    session: [engineFound({ payloadImage: { repository: "reg/p:v1" } }), cmFound()],
+  },
+  "payload-image-invalid",
+  'payloadImage.repository "reg/p:v1" holds a tag in its last path segment; put the tag in payloadImage.tag',
+);
+injectCase(
+  "payload-image-registry-port",
+  basicPod(),
+  {
+    description: "a ':' before the last '/' is a registry port: reg:5000/p with tag v1 is staged",
+    covers: "#step-14; decision (tag in repository)",
+    session: [engineFound({ payloadImage: { repository: "reg:5000/p", tag: "v1" } }), cmFound()],
+  },
+  { staging: { ref: "reg:5000/p:v1" } },
+);
+skipCase(
+  "engine-target-container-number",
+  basicPod(),
+  {
+    description: "LMCacheEngine read, but targetContainer is 7: engine-invalid naming the field, not lookup-failed",
+    covers: "#step-9; decision (engine-invalid)",
+    session: [engineFound({ ...STAGING_INJECTION, targetContainer: 7 })],
+  },
+  "engine-invalid",
+  "LMCacheEngine vllm-ns/cb is malformed: spec.injection.targetContainer has the wrong JSON type",
+);
+skipCase(
+  "engine-pull-secrets-string",
+  basicPod(),
+  {
+    description: 'LMCacheEngine read, but imagePullSecrets is "x": engine-invalid naming the field',
+    covers: "#step-9; decision (engine-invalid)",
+    session: [engineFound({ ...STAGING_INJECTION, imagePullSecrets: "x" })],
+  },
+  "engine-invalid",
+  "LMCacheEngine vllm-ns/cb is malformed: spec.injection.imagePullSecrets has the wrong JSON type",
+);
+injectCase(
+  "engine-pull-secret-empty-name",
+  basicPod(),
+  {
+    description: "engine imagePullSecrets [{}, lmcache-payload-pull]: the empty name is never put on the pod",
+    covers: "#pull-secrets; decision (empty pull-secret name)",
+    session: stagingSession({ ...STAGING_INJECTION, imagePullSecrets: [{}, { name: "lmcache-payload-pull" }] }),
+  },
+  { staging: { ref: STAGING_REF, secrets: ["lmcache-payload-pull"] } },
+);
+skipCase(
+  "staging-mount-elsewhere",
+  podWith((p) => {
+    p.spec.volumes = [{ name: "lmcache-payload", emptyDir: {} }];
+    p.spec.containers[0].volumeMounts = [{ name: "lmcache-payload", mountPath: "/opt/lmcache" }];
+  }),
+  {
+    description: "the target already mounts lmcache-payload at /opt/lmcache: PYTHONPATH would name an empty path",
+    covers: "#staging; decision (staging conflicts)",
+    session: stagingSession(),
+  },
+  "staging-conflict",
+  'container "vllm" mounts volume "lmcache-payload" at "/opt/lmcache", which conflicts with the staging volume',
+);
+skipCase(
+  "staging-path-taken",
+  podWith((p) => {
+    p.spec.volumes = [{ name: "models", emptyDir: {} }];
+    p.spec.containers[0].volumeMounts = [{ name: "models", mountPath: "/lmcache-payload" }];
+  }),
+  {
+    description: "the target already mounts another volume at /lmcache-payload: a second mount there is refused",
+    covers: "#staging; decision (staging conflicts)",
+    session: stagingSession(),
+  },
+  "staging-conflict",
+  'container "vllm" mounts volume "models" at "/lmcache-payload", which conflicts with the staging volume',
+);
+injectCase(
+  "staging-conflict-needs-staging",
+  podWith((p) => {
+    p.spec.volumes = [{ name: "models", emptyDir: {} }];
+    p.spec.containers[0].volumeMounts = [{ name: "models", mountPath: "/lmcache-payload" }];
+  }),
+  {
+    description: "without a payload image nothing is staged, so a mount at /lmcache-payload is no conflict",
+    covers: "#staging; decision (staging conflicts)",
+    session: STANDARD,
+  },
 );
 
 // ---- staging and pull-secret details

@@ -6,7 +6,7 @@
 //   - evaluating the policy's own output again changes nothing (docs/policies/lmcache-injector.md#idempotency);
 //   - untouched fields keep their bytes (the realistic pod's escapes and number spellings).
 // Run: node bin/cachewarden.js build lmcache-injector && node --import tsx --test policies/lmcache-injector/test/properties.test.ts
-import { describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -16,6 +16,7 @@ import { loadClusterObjects } from "../../../tools/host/cluster";
 import { evaluate, EvaluationResult } from "../../../tools/host/evaluate";
 import { PolicyModule } from "../../../tools/host/guest";
 import { loadReplaySession } from "../../../tools/host/replay";
+import { assertAcceptedPod, loadPodSchema } from "../../../tests/helpers/pod-admission";
 import {
   AdmissionRequest,
   loadAdmissionRequest,
@@ -93,6 +94,9 @@ function withoutAnnotation(o: J, key: string): J {
   return c;
 }
 
+/** An array member, or [] for a damaged variant where it has another type. */
+const list = (v: unknown): J[] => (Array.isArray(v) ? v : []);
+
 /** The D2 shape check; returns a problem text or "". */
 function wiringProblem(before: J, after: J): string {
   const injected = annotationsOf(after)[INJECTED] === "true" && annotationsOf(before)[INJECTED] !== "true";
@@ -107,28 +111,28 @@ function wiringProblem(before: J, after: J): string {
   }
   const spec = after.spec ?? {};
   // IPC: hostIPC, or the /dev/shm volume, or a guard that kept the user's own wiring (docs/policies/lmcache-injector.md#ipc-modes)
-  const ownShm = (spec.containers ?? []).some((c: J) =>
-    (c.volumeMounts ?? []).some((m: J) => m?.mountPath === "/dev/shm" || m?.mountPath === "/dev/shm/"),
+  const ownShm = list(spec.containers).some((c: J) =>
+    list(c.volumeMounts).some((m: J) => m?.mountPath === "/dev/shm" || m?.mountPath === "/dev/shm/"),
   );
-  const shmVolume = (spec.volumes ?? []).some((v: J) => v?.name === "lmcache-dev-shm");
+  const shmVolume = list(spec.volumes).some((v: J) => v?.name === "lmcache-dev-shm");
   if (spec.hostIPC !== true && !shmVolume && !ownShm) return "wired without IPC sharing";
-  const containers: J[] = spec.containers ?? [];
+  const containers: J[] = list(spec.containers);
   const wired = containers.filter(
     (c) =>
-      (c.env ?? []).some((e: J) => e?.name === "PYTHONHASHSEED") &&
-      (c.args ?? []).some((t: unknown) => typeof t === "string" && (t === KV_FLAG || t.startsWith(`${KV_FLAG}=`))),
+      list(c.env).some((e: J) => e?.name === "PYTHONHASHSEED") &&
+      list(c.args).some((t: unknown) => typeof t === "string" && (t === KV_FLAG || t.startsWith(`${KV_FLAG}=`))),
   );
   if (wired.length === 0) return "no container carries both --kv-transfer-config and PYTHONHASHSEED";
   const addedInit =
-    (spec.initContainers ?? []).some((c: J) => c?.name === `${PAYLOAD}-stage`) &&
-    !(before.spec?.initContainers ?? []).some((c: J) => c?.name === `${PAYLOAD}-stage`);
-  const addedMount = containers.some((c) => (c.volumeMounts ?? []).some((m: J) => m?.name === PAYLOAD));
-  const hasVolume = (spec.volumes ?? []).some((v: J) => v?.name === PAYLOAD);
+    list(spec.initContainers).some((c: J) => c?.name === `${PAYLOAD}-stage`) &&
+    !list(before.spec?.initContainers).some((c: J) => c?.name === `${PAYLOAD}-stage`);
+  const addedMount = containers.some((c) => list(c.volumeMounts).some((m: J) => m?.name === PAYLOAD));
+  const hasVolume = list(spec.volumes).some((v: J) => v?.name === PAYLOAD);
   const hasPythonPath = containers.some((c) =>
-    (c.env ?? []).some((e: J) => e?.name === "PYTHONPATH" && String(e.value ?? "").startsWith(`/${PAYLOAD}`)),
+    list(c.env).some((e: J) => e?.name === "PYTHONPATH" && String(e.value ?? "").startsWith(`/${PAYLOAD}`)),
   );
   const staged = [
-    addedInit || (spec.initContainers ?? []).some((c: J) => c?.name === `${PAYLOAD}-stage`),
+    addedInit || list(spec.initContainers).some((c: J) => c?.name === `${PAYLOAD}-stage`),
     addedMount,
     hasVolume,
     hasPythonPath,
@@ -149,8 +153,12 @@ function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, l
     const problem = wiringProblem(request.object, r.mutatedObject);
     assert.equal(problem, "", `${label}: ${problem}`);
   }
+  // every emitted Pod is one the API server accepts, unless the incoming one already was not
+  if (r.patchOperations) assertAcceptedPod(request.object, r.mutatedObject, label);
   return r;
 }
+
+before(loadPodSchema);
 
 describe("lmcache-injector properties over the fixtures", () => {
   const module = loadModule();

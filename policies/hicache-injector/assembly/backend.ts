@@ -1,0 +1,368 @@
+// A CacheBackend as the HiCache injector reads it (docs/policies/hicache-injector.md#fields-read)
+// and the backend checks at the injector boundary (#step-9), first failure wins. Reading never
+// traps: a field of the wrong JSON type is reported as a check text like any other failure, and a
+// field that is JSON null counts as absent.
+import { JsonValue } from "../../../assembly/json/index";
+import { i64ToDecimal } from "../../../assembly/util/decimal";
+import {
+  CACHEBACKEND_KIND,
+  HICACHE_STORAGE_DIR_ENV,
+  hicacheIoBackends,
+  hicacheMemoryLayouts,
+  hicacheStoragePrefetchPolicies,
+  hicacheWritePolicies,
+  reservedArgs,
+  RUNTIME_ID_SGLANG,
+  RuntimeAdapter,
+} from "../../../assembly/keys/index";
+import {
+  checkMountPath,
+  checkNfsExportPath,
+  checkNfsServer,
+  goLowerAscii,
+  goLowerEquals,
+  isBlank,
+  MOUNT_PATH_ROOT_DETAIL,
+  MOUNT_PATH_SYSTEM_DETAIL,
+  parseGoFloat,
+  shortenRendered,
+  trimGoSpace,
+} from "../../../assembly/validate/index";
+import { integralI64 } from "../../../assembly/validate/scalars";
+
+// @ts-ignore: decorator
+@lazy
+export const TYPE_SGLANG_HICACHE = "SGLangHiCache";
+// @ts-ignore: decorator
+@lazy
+export const PROVIDER_NFS = "NFS";
+// @ts-ignore: decorator
+@lazy
+export const OWNERSHIP_EXTERNAL = "External";
+// @ts-ignore: decorator
+@lazy
+const RESOLVE = "resolve SGLang HiCache config: ";
+
+function q(value: string): string {
+  return '"' + shortenRendered(value) + '"';
+}
+
+/** The fields of one CacheBackend spec that the checks and the wiring use. */
+export class HiCacheBackend {
+  /** first wrong-typed field, as a check text; "" when every read field has its type */
+  typeError: string = "";
+  runtimeId: string = "";
+  hasRemote: bool = false;
+  provider: string = "";
+  ownership: string = "";
+  remoteEndpoint: string = "";
+  hasNfs: bool = false;
+  server: string = "";
+  path: string = "";
+  mountPath: string = "";
+  mode: string = "";
+  role: string = "";
+  failOpen: bool = true;
+  hasAutoscaling: bool = false;
+  endpoint: string = "";
+  selectorSize: i32 = 0;
+  backendConfigKeys: string[] = [];
+  overrideArgs: string[] = [];
+  suppressArgs: string[] = [];
+  /** engineOverrides.env entries (objects with a string name) */
+  overrideEnv: JsonValue[] = [];
+  overrideEnvNames: string[] = [];
+  suppressEnv: string[] = [];
+  hasHiCache: bool = false;
+  hasSize: bool = false;
+  sizeGB: i64 = 0;
+  ratio: string = "";
+  writePolicy: string = "";
+  ioBackend: string = "";
+  memoryLayout: string = "";
+  prefetchPolicy: string = "";
+
+  /** remoteStorage present with provider NFS (ownership not considered) */
+  get isNfs(): bool {
+    return this.hasRemote && this.provider == PROVIDER_NFS;
+  }
+}
+
+/** Reads fields of one object; the first wrong type is kept with its path. */
+class Reader {
+  error: string = "";
+
+  fail(path: string, what: string): void {
+    if (this.error.length == 0) this.error = path + " " + what;
+  }
+
+  object(parent: JsonValue | null, key: string, path: string): JsonValue | null {
+    if (parent === null) return null;
+    const v = parent.getPresent(key);
+    if (v === null) return null;
+    if (!v.isObject()) {
+      this.fail(path, "must be an object");
+      return null;
+    }
+    return v;
+  }
+
+  str(parent: JsonValue | null, key: string, path: string): string {
+    if (parent === null) return "";
+    const v = parent.getPresent(key);
+    if (v === null) return "";
+    const s = v.isDecodableString() ? v.stringValue() : null;
+    if (s === null) {
+      this.fail(path, "must be a string");
+      return "";
+    }
+    return s;
+  }
+
+  strings(parent: JsonValue | null, key: string, path: string): string[] {
+    const out = new Array<string>(0);
+    if (parent === null) return out;
+    const v = parent.getPresent(key);
+    if (v === null) return out;
+    if (!v.isArray()) {
+      this.fail(path, "must be a list of strings");
+      return out;
+    }
+    for (let i = 0; i < v.size(); i++) {
+      const item = v.at(i);
+      const s = item !== null && item.isDecodableString() ? item.stringValue() : null;
+      if (s === null) {
+        this.fail(path, "must be a list of strings");
+        return out;
+      }
+      out.push(s);
+    }
+    return out;
+  }
+}
+
+/** Go-style runtime normalization: `vllm` → `VLLM`, `sglang` → `SGLang` (case-insensitive), others kept. */
+function normalizeRuntime(value: string): string {
+  if (goLowerEquals(value, "vllm")) return "VLLM";
+  if (goLowerEquals(value, "sglang")) return "SGLang";
+  return value;
+}
+
+/** Reads a CacheBackend `spec` (null: absent). */
+export function readHiCacheBackend(spec: JsonValue | null): HiCacheBackend {
+  const b = new HiCacheBackend();
+  const r = new Reader();
+  const runtime = r.str(spec, "runtime", "spec.runtime");
+  const integration = r.object(spec, "integration", "spec.integration");
+  const engine = r.str(integration, "engine", "spec.integration.engine");
+  let effective = "VLLM";
+  if (runtime.length > 0) effective = normalizeRuntime(runtime);
+  else if (engine.length > 0) effective = normalizeRuntime(engine);
+  b.runtimeId = goLowerAscii(effective);
+
+  const remote = r.object(spec, "remoteStorage", "spec.remoteStorage");
+  b.hasRemote = remote !== null;
+  b.provider = r.str(remote, "provider", "spec.remoteStorage.provider");
+  b.ownership = r.str(remote, "ownership", "spec.remoteStorage.ownership");
+  b.remoteEndpoint = r.str(remote, "endpoint", "spec.remoteStorage.endpoint");
+  const nfs = r.object(remote, "nfs", "spec.remoteStorage.nfs");
+  b.hasNfs = nfs !== null;
+  b.server = r.str(nfs, "server", "spec.remoteStorage.nfs.server");
+  b.path = r.str(nfs, "path", "spec.remoteStorage.nfs.path");
+  b.mountPath = r.str(nfs, "mountPath", "spec.remoteStorage.nfs.mountPath");
+
+  b.mode = r.str(integration, "mode", "spec.integration.mode");
+  b.role = r.str(integration, "role", "spec.integration.role");
+  if (integration !== null) {
+    const failOpen = integration.getPresent("failOpen");
+    if (failOpen !== null) {
+      if (!failOpen.isBool()) r.fail("spec.integration.failOpen", "must be a boolean");
+      else b.failOpen = failOpen.asBool().value;
+    }
+  }
+  const overrides = r.object(integration, "engineOverrides", "spec.integration.engineOverrides");
+  b.overrideArgs = r.strings(overrides, "args", "spec.integration.engineOverrides.args");
+  b.suppressArgs = r.strings(overrides, "suppressArgs", "spec.integration.engineOverrides.suppressArgs");
+  b.suppressEnv = r.strings(overrides, "suppressEnv", "spec.integration.engineOverrides.suppressEnv");
+  if (overrides !== null) {
+    const env = overrides.getPresent("env");
+    if (env !== null) {
+      if (!env.isArray()) r.fail("spec.integration.engineOverrides.env", "must be a list");
+      else {
+        for (let i = 0; i < env.size(); i++) {
+          const entry = env.at(i);
+          const name = entry !== null && entry.isObject() ? entry.stringOrNull("name") : null;
+          if (entry === null || name === null) {
+            r.fail("spec.integration.engineOverrides.env", "items must be objects with a string name");
+            break;
+          }
+          b.overrideEnv.push(entry);
+          b.overrideEnvNames.push(name);
+        }
+      }
+    }
+  }
+
+  b.hasAutoscaling = spec !== null && spec.getPresent("autoscaling") !== null;
+  b.endpoint = r.str(spec, "endpoint", "spec.endpoint");
+  const selector = r.object(spec, "engineSelector", "spec.engineSelector");
+  const matchLabels = r.object(selector, "matchLabels", "spec.engineSelector.matchLabels");
+  b.selectorSize = matchLabels === null ? 0 : matchLabels.size();
+  const backendConfig = r.object(spec, "backendConfig", "spec.backendConfig");
+  if (backendConfig !== null) {
+    for (let i = 0; i < backendConfig.size(); i++) b.backendConfigKeys.push(backendConfig.keyAt(i));
+  }
+
+  const hiCache = r.object(spec, "hiCache", "spec.hiCache");
+  b.hasHiCache = hiCache !== null;
+  if (hiCache !== null) {
+    const size = hiCache.getPresent("sizeGB");
+    if (size !== null) {
+      // a whole number written as a float (`64.0`) is that integer, as for cachebackend-validator
+      const n = integralI64(size);
+      if (!n.ok) r.fail("spec.hiCache.sizeGB", "must be an integer");
+      else {
+        b.hasSize = true;
+        b.sizeGB = n.value;
+      }
+    }
+  }
+  b.ratio = r.str(hiCache, "ratio", "spec.hiCache.ratio");
+  b.writePolicy = r.str(hiCache, "writePolicy", "spec.hiCache.writePolicy");
+  b.ioBackend = r.str(hiCache, "ioBackend", "spec.hiCache.ioBackend");
+  b.memoryLayout = r.str(hiCache, "memoryLayout", "spec.hiCache.memoryLayout");
+  b.prefetchPolicy = r.str(hiCache, "storagePrefetchPolicy", "spec.hiCache.storagePrefetchPolicy");
+  b.typeError = r.error;
+  return b;
+}
+
+/** Supported (provider, ownership) pairs of remote storage (#step-9, 9.2). */
+function isSupportedRemote(provider: string, ownership: string): bool {
+  const network = provider == "Redis" || provider == "LMCacheServer" || provider == "Mooncake";
+  if (ownership == "Managed") return network;
+  if (ownership == OWNERSHIP_EXTERNAL) return network || provider == PROVIDER_NFS;
+  return false;
+}
+
+/** Binding protocol of a provider. */
+function protocolOf(provider: string): string {
+  if (provider == "Redis") return "resp";
+  if (provider == "LMCacheServer") return "lm";
+  if (provider == "Mooncake") return "mooncakestore";
+  return "file";
+}
+
+/** The inline NFS binding check (9.3) with the shared server and path rules; "" when valid. */
+export function nfsBindingProblem(b: HiCacheBackend): string {
+  if (trimGoSpace(b.remoteEndpoint).length > 0) return "remoteStorage.endpoint must be empty for an inline NFS binding";
+  if (!b.hasNfs) return "remoteStorage.nfs is required for an inline NFS binding";
+  const server = checkNfsServer(b.server);
+  if (!server.ok) {
+    return "remoteStorage.nfs.server: NFS server " + (server.required ? "must not be empty" : server.detail);
+  }
+  if (!checkNfsExportPath(b.path).ok)
+    return "remoteStorage.nfs.path must be a clean absolute path without surrounding whitespace";
+  const mount = checkMountPath(b.mountPath);
+  if (!mount.ok) {
+    if (!mount.required && (mount.detail == MOUNT_PATH_ROOT_DETAIL || mount.detail == MOUNT_PATH_SYSTEM_DETAIL))
+      return "remoteStorage.nfs.mountPath " + mount.detail;
+    return "remoteStorage.nfs.mountPath must be a clean absolute path without surrounding whitespace";
+  }
+  return "";
+}
+
+function firstReserved(flags: string[], reserved: string[], leadingToken: bool): string | null {
+  for (let i = 0; i < flags.length; i++) {
+    let flag = flags[i];
+    if (leadingToken) {
+      if (!flag.startsWith("-")) continue;
+      const eq = flag.indexOf("=");
+      if (eq >= 0) flag = flag.substring(0, eq);
+    }
+    if (reserved.indexOf(flag) >= 0) return flag;
+  }
+  return null;
+}
+
+function isOneOf(value: string, allowed: string[]): bool {
+  return value.length == 0 || allowed.indexOf(value) >= 0;
+}
+
+/** The step-9 checks in order; "" when the backend can be wired. */
+export function backendProblem(b: HiCacheBackend): string {
+  if (b.typeError.length > 0) return b.typeError;
+  // 9.1
+  if (b.runtimeId != RUNTIME_ID_SGLANG)
+    return "no adapter for runtime=" + q(b.runtimeId) + " backend=" + q(TYPE_SGLANG_HICACHE);
+  // 9.2
+  if (b.hasRemote && !isSupportedRemote(b.provider, b.ownership)) {
+    const pair = "provider=" + q(b.provider) + " ownership=" + q(b.ownership);
+    return "unsupported remote-storage " + pair + ": no remote-storage provider supports the declaration: " + pair;
+  }
+  // 9.3
+  if (b.isNfs && b.ownership == OWNERSHIP_EXTERNAL) {
+    const binding = nfsBindingProblem(b);
+    if (binding.length > 0) return "invalid inline NFS binding: " + binding;
+  }
+  // 9.4
+  if (b.hasRemote && (!b.isNfs || !b.hasNfs))
+    return "runtime adapter does not accept remote binding protocol " + q(protocolOf(b.provider));
+  // 9.5 – 9.16
+  if (b.mode.length > 0 && b.mode != "Offload") return RESOLVE + "integration.mode must be Offload";
+  if (b.role.length > 0 && b.role != "ReadWrite") return RESOLVE + "integration.role must be ReadWrite";
+  if (b.isNfs && b.failOpen)
+    return (
+      RESOLVE +
+      "integration.failOpen must be false with remoteStorage.provider=NFS because the inline NFS volume is a Pod startup dependency"
+    );
+  if (!b.isNfs && !b.failOpen) return RESOLVE + "integration.failOpen must be true";
+  if (b.hasAutoscaling) return RESOLVE + "autoscaling is unsupported for an engine-local backend";
+  if (!isBlank(b.endpoint)) return RESOLVE + "spec.endpoint is unsupported for an engine-local backend";
+  if (b.selectorSize == 0) return RESOLVE + "spec.engineSelector.matchLabels is required";
+  for (let i = 0; i < b.backendConfigKeys.length; i++) {
+    const key = b.backendConfigKeys[i];
+    if (key != "model") return RESOLVE + "backendConfig key " + q(key) + " is unsupported; only model is allowed";
+  }
+  const reserved = reservedArgs(RuntimeAdapter.SglangHicache);
+  const arg = firstReserved(b.overrideArgs, reserved, true);
+  if (arg !== null) return RESOLVE + "engine override for reserved argument " + q(arg) + " is unsupported";
+  const suppressed = firstReserved(b.suppressArgs, reserved, false);
+  if (suppressed !== null) return RESOLVE + "suppression of reserved argument " + q(suppressed) + " is unsupported";
+  if (b.overrideEnvNames.indexOf(HICACHE_STORAGE_DIR_ENV) >= 0)
+    return (
+      RESOLVE + "engine override for reserved environment variable " + q(HICACHE_STORAGE_DIR_ENV) + " is unsupported"
+    );
+  if (b.suppressEnv.indexOf(HICACHE_STORAGE_DIR_ENV) >= 0)
+    return RESOLVE + "suppression of reserved environment variable " + q(HICACHE_STORAGE_DIR_ENV) + " is unsupported";
+  // 9.17 – 9.26
+  if (!b.hasHiCache) return RESOLVE + "spec.hiCache is required";
+  const hasRatio = b.ratio.length > 0;
+  if (b.hasSize == hasRatio) return RESOLVE + "exactly one of spec.hiCache.sizeGB and ratio must be set";
+  if (b.hasSize && b.sizeGB < 1) return RESOLVE + "sizeGB must be at least 1";
+  if (hasRatio) {
+    const ratio = parseGoFloat(b.ratio);
+    if (!ratio.ok || !ratio.finite || !(ratio.value > 0))
+      return RESOLVE + "ratio must be a finite number greater than zero";
+  }
+  if (!isOneOf(b.writePolicy, hicacheWritePolicies())) return RESOLVE + "unsupported writePolicy " + q(b.writePolicy);
+  if (!isOneOf(b.ioBackend, hicacheIoBackends())) return RESOLVE + "unsupported ioBackend " + q(b.ioBackend);
+  if (!isOneOf(b.memoryLayout, hicacheMemoryLayouts()))
+    return RESOLVE + "unsupported memoryLayout " + q(b.memoryLayout);
+  if (!isOneOf(b.prefetchPolicy, hicacheStoragePrefetchPolicies()))
+    return RESOLVE + "unsupported storagePrefetchPolicy " + q(b.prefetchPolicy);
+  if (b.isNfs && b.prefetchPolicy.length == 0)
+    return RESOLVE + "storagePrefetchPolicy is required with remoteStorage.provider=NFS";
+  if (!b.isNfs && b.prefetchPolicy.length > 0)
+    return RESOLVE + "storagePrefetchPolicy requires remoteStorage.provider=NFS";
+  return "";
+}
+
+/** `--hicache-size` / `--hicache-ratio` value as the args carry it. */
+export function sizeText(b: HiCacheBackend): string {
+  return i64ToDecimal(b.sizeGB);
+}
+
+/** `CacheBackend <ns>/<name>` for details. */
+export function backendRef(ns: string, name: string): string {
+  return CACHEBACKEND_KIND + " " + shortenRendered(ns) + "/" + shortenRendered(name);
+}

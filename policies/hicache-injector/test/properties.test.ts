@@ -1,0 +1,294 @@
+// Properties of hicache-injector over every fixture in test_data/cases.yml and over generated
+// variants of them, run against the shipped annotated-policy.wasm in the project's Node host
+// (fresh instance per call, like policy-server):
+//   - accepted is always true and the module never traps (docs/policies/hicache-injector.md#h5);
+//   - a result is the whole wiring, or at most the provenance annotations changed (all-or-nothing);
+//   - evaluating the policy's own output again changes nothing (#idempotency);
+//   - the wiring adds nothing the `baseline` Pod Security level refuses (README, "Pod Security").
+// Run: node bin/cachewarden.js build hicache-injector && node --import tsx --test policies/hicache-injector/test/properties.test.ts
+import { before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { CaseSpec, loadCases } from "../../../tools/host/cases";
+import { assertAcceptedPod, loadPodSchema } from "../../../tests/helpers/pod-admission";
+import { HostCapabilitiesConfig } from "../../../tools/host/capabilities";
+import { loadClusterObjects } from "../../../tools/host/cluster";
+import { evaluate, EvaluationResult } from "../../../tools/host/evaluate";
+import { PolicyModule } from "../../../tools/host/guest";
+import { loadReplaySession } from "../../../tools/host/replay";
+import {
+  AdmissionRequest,
+  loadAdmissionRequest,
+  loadSettings,
+  metadataContextAwareResources,
+  readPolicyMetadata,
+} from "../../../tools/host/request";
+
+const POLICY_DIR = path.resolve(__dirname, "..");
+const TEST_DATA = path.join(POLICY_DIR, "test_data");
+const MODULE_PATH = path.join(POLICY_DIR, "annotated-policy.wasm");
+
+const PROVENANCE = [
+  "inferencecache.io/injected-by",
+  "inferencecache.io/injected-by-uid",
+  "inferencecache.io/inject-skipped",
+];
+const ENABLE = "--enable-hierarchical-cache";
+const L3 = "inferencecache-hicache-l3";
+const DIR_ENV = "SGLANG_HICACHE_FILE_BACKEND_STORAGE_DIR";
+
+type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
+
+function loadModule(): PolicyModule {
+  if (!fs.existsSync(MODULE_PATH))
+    throw new Error(`${MODULE_PATH} is missing: run \`node bin/cachewarden.js build hicache-injector\` first`);
+  return PolicyModule.fromFile(MODULE_PATH);
+}
+
+interface Fixture {
+  c: CaseSpec;
+  request: AdmissionRequest;
+  settings: Record<string, unknown>;
+  capabilities: () => HostCapabilitiesConfig;
+}
+
+function fixtures(module: PolicyModule): Fixture[] {
+  const resources = metadataContextAwareResources(readPolicyMetadata(module.module));
+  return loadCases(POLICY_DIR)
+    .filter((c) => (c.operation ?? "validate") === "validate")
+    .map((c) => ({
+      c,
+      request: loadAdmissionRequest(path.join(TEST_DATA, c.request!)),
+      settings: c.settings ? loadSettings(path.join(TEST_DATA, c.settings)) : {},
+      capabilities: (): HostCapabilitiesConfig => ({
+        allowedHostCapabilities: c.hostCapabilities ?? ["*"],
+        contextAwareResources: c.contextAware === false ? [] : resources,
+        ...(c.session ? { replay: loadReplaySession(path.join(TEST_DATA, c.session)) } : {}),
+        ...(c.cluster ? { cluster: loadClusterObjects(path.join(TEST_DATA, c.cluster)) } : {}),
+      }),
+    }));
+}
+
+function run(module: PolicyModule, f: Fixture, request: AdmissionRequest): EvaluationResult {
+  return evaluate(module, request, {
+    settings: f.settings,
+    capabilities: f.capabilities(),
+    timeBudgetMs: null,
+    allowedToMutate: true,
+    policyId: "clusterwide-hicache-injector",
+  });
+}
+
+function withoutProvenance(o: J): J {
+  const c = clone(o);
+  const a = c?.metadata?.annotations;
+  if (a && typeof a === "object" && !Array.isArray(a)) {
+    for (const k of PROVENANCE) delete a[k];
+    if (Object.keys(a).length === 0) delete c.metadata.annotations;
+  }
+  return c;
+}
+
+const items = (v: unknown): J[] => (Array.isArray(v) ? v : []);
+
+/** The all-or-nothing shape check; returns a problem text or "". */
+function wiringProblem(before: J, after: J): string {
+  const by = after?.metadata?.annotations?.[PROVENANCE[0]];
+  const injected = typeof by === "string" && by.length > 0;
+  if (!injected) {
+    assert.deepEqual(
+      withoutProvenance(after),
+      withoutProvenance(before),
+      "a pod not injected changed beyond provenance",
+    );
+    return "";
+  }
+  const containers = items(after.spec?.containers);
+  const wired = containers.filter((c) => items(c?.args).includes(ENABLE));
+  if (wired.length !== 1) return `${wired.length} containers carry ${ENABLE}`;
+  const c = wired[0];
+  const parts = [
+    items(c.env).some((e) => e?.name === DIR_ENV),
+    items(c.volumeMounts).some((m) => m?.name === L3),
+    items(after.spec?.volumes).some((v) => v?.name === L3),
+  ];
+  if (parts.some(Boolean) && !parts.every(Boolean)) return `partial NFS wiring: ${JSON.stringify(parts)}`;
+  return "";
+}
+
+// the capabilities `baseline` allows a container to add
+const BASELINE_CAPABILITIES = new Set([
+  "AUDIT_WRITE",
+  "CHOWN",
+  "DAC_OVERRIDE",
+  "FOWNER",
+  "FSETID",
+  "KILL",
+  "MKNOD",
+  "NET_BIND_SERVICE",
+  "SETFCAP",
+  "SETGID",
+  "SETPCAP",
+  "SETUID",
+  "SYS_CHROOT",
+]);
+
+/** What the `baseline` Pod Security level refuses in `pod` (the checks a wiring could affect). */
+export function baselineProblems(pod: J): string[] {
+  const out: string[] = [];
+  const spec = pod?.spec ?? {};
+  for (const f of ["hostNetwork", "hostPID", "hostIPC"]) if (spec[f] === true) out.push(`spec.${f}`);
+  for (const v of items(spec.volumes)) if (v?.hostPath !== undefined) out.push(`hostPath volume ${v?.name}`);
+  if (spec.securityContext?.seccompProfile?.type === "Unconfined") out.push("pod seccomp Unconfined");
+  const all = [...items(spec.containers), ...items(spec.initContainers), ...items(spec.ephemeralContainers)];
+  for (const c of all) {
+    const sc = c?.securityContext ?? {};
+    if (sc.privileged === true) out.push(`${c?.name}: privileged`);
+    for (const cap of items(sc.capabilities?.add))
+      if (!BASELINE_CAPABILITIES.has(String(cap))) out.push(`${c?.name}: adds ${cap}`);
+    if (sc.procMount !== undefined && sc.procMount !== "Default") out.push(`${c?.name}: procMount`);
+    if (sc.seccompProfile?.type === "Unconfined") out.push(`${c?.name}: seccomp Unconfined`);
+    if (sc.windowsOptions?.hostProcess === true) out.push(`${c?.name}: hostProcess`);
+    for (const p of items(c?.ports)) if (p?.hostPort) out.push(`${c?.name}: hostPort ${p.hostPort}`);
+  }
+  return out;
+}
+
+function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, label: string): EvaluationResult {
+  const r = run(module, f, request);
+  assert.equal(r.trap, undefined, `${label}: trapped: ${r.trap}`);
+  assert.ok(r.settings.valid, `${label}: settings invalid: ${r.settings.message}`);
+  assert.ok(r.response, `${label}: no response`);
+  assert.equal(r.response!.allowed, true, `${label}: not accepted: ${JSON.stringify(r.response!.status)}`);
+  if (request.object !== undefined && r.patchOperations) {
+    const problem = wiringProblem(request.object, r.mutatedObject);
+    assert.equal(problem, "", `${label}: ${problem}`);
+    // every emitted Pod is one the API server accepts (schema and pod rules)
+    assertAcceptedPod(request.object, r.mutatedObject, label);
+  }
+  return r;
+}
+
+before(loadPodSchema);
+
+describe("hicache-injector properties over the fixtures", () => {
+  const module = loadModule();
+  const all = fixtures(module);
+
+  test("there are fixtures", () => assert.ok(all.length >= 80, `only ${all.length} validate cases`));
+
+  test("accepted, no trap, whole wiring or provenance alone", () => {
+    for (const f of all) checkOne(module, f, f.request, f.c.name);
+  });
+
+  test("idempotent: the policy's own output evaluated again changes nothing", () => {
+    let rewired = 0;
+    for (const f of all) {
+      const first = checkOne(module, f, f.request, f.c.name);
+      if (f.request.object === undefined || !first.patchOperations) continue;
+      const again = checkOne(module, f, { ...f.request, object: first.mutatedObject }, `${f.c.name} (again)`);
+      assert.equal(
+        again.patchOperations,
+        undefined,
+        `${f.c.name}: second evaluation patched ${JSON.stringify(again.patchOperations)}`,
+      );
+      rewired++;
+    }
+    assert.ok(rewired >= 30, `only ${rewired} fixtures produced a patch`);
+  });
+
+  test("the wiring adds nothing the baseline Pod Security level refuses", () => {
+    let nfsWired = 0;
+    for (const f of all) {
+      const r = checkOne(module, f, f.request, f.c.name);
+      if (!r.patchOperations || f.request.object === undefined) continue;
+      const added = baselineProblems(r.mutatedObject).filter((p) => !baselineProblems(f.request.object).includes(p));
+      assert.deepEqual(added, [], `${f.c.name}: the wiring added ${added.join(", ")}`);
+      if (items(r.mutatedObject.spec?.volumes).some((v) => v?.name === L3 && v?.nfs)) nfsWired++;
+    }
+    assert.ok(nfsWired >= 5, `only ${nfsWired} fixtures wired the NFS volume`);
+  });
+
+  test("the baseline check sees what it must refuse", () => {
+    const pod = {
+      spec: {
+        hostIPC: true,
+        volumes: [{ name: L3, hostPath: { path: "/mnt/hicache" } }],
+        containers: [{ name: "sglang", securityContext: { privileged: true, capabilities: { add: ["SYS_ADMIN"] } } }],
+      },
+    };
+    assert.deepEqual(baselineProblems(pod), [
+      "spec.hostIPC",
+      `hostPath volume ${L3}`,
+      "sglang: privileged",
+      "sglang: adds SYS_ADMIN",
+    ]);
+    assert.deepEqual(baselineProblems({ spec: { volumes: [{ name: L3, nfs: { server: "s", path: "/" } }] } }), []);
+  });
+});
+
+describe("hicache-injector never traps and never rejects on damaged input", () => {
+  const module = loadModule();
+
+  test("payloads that are not JSON or not requests: invalid-request with warning and audit annotation", () => {
+    for (const p of [
+      "",
+      "not json",
+      "[]",
+      "{}",
+      '{"request":7}',
+      '{"request":{},"settings":[]}',
+      "\u0000\u00ff",
+      '{"request":{"operation":"CREATE","object":"pod"}}',
+    ]) {
+      const r = module.call("validate", p);
+      assert.ok(r.ok && !r.trapped, `trapped on ${JSON.stringify(p)}: ${r.trap}`);
+      const resp = JSON.parse(r.response!.toString("utf8"));
+      assert.equal(resp.accepted, true);
+      assert.equal(resp.mutated_object, undefined);
+      assert.equal(resp.audit_annotations?.["skip-reason"], "invalid-request", p);
+      assert.ok(
+        resp.warnings[0].startsWith(
+          "hicache-injector: injection skipped (invalid-request): request could not be read: ",
+        ),
+      );
+    }
+  });
+
+  test("generated variants of every fixture: type changes and deletions along every path", () => {
+    const all = fixtures(module);
+    let seed = 20261203;
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const replacements: unknown[] = [null, 0, 1.5, "", "x", true, [], {}, [1], { name: 1 }, ["a", 2]];
+    let variants = 0;
+    for (const f of all) {
+      if (f.request.object === undefined || typeof f.request.object !== "object") continue;
+      const paths: (string | number)[][] = [];
+      const walk = (v: J, p: (string | number)[]): void => {
+        if (paths.length > 400 || p.length > 8) return;
+        paths.push(p);
+        if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...p, i]));
+        else if (v && typeof v === "object") for (const k of Object.keys(v)) walk(v[k], [...p, k]);
+      };
+      walk(f.request.object, []);
+      for (let n = 0; n < 6; n++) {
+        const p = paths[rand(paths.length)];
+        if (p.length === 0) continue;
+        const obj = clone(f.request.object) as J;
+        let parent = obj;
+        for (const k of p.slice(0, -1)) parent = parent[k];
+        const last = p[p.length - 1];
+        if (rand(3) === 0 && !Array.isArray(parent)) delete parent[last];
+        else parent[last] = clone(replacements[rand(replacements.length)]);
+        checkOne(module, f, { ...f.request, object: obj }, `${f.c.name} with ${p.join(".")} changed`);
+        variants++;
+      }
+    }
+    assert.ok(variants > 300, `only ${variants} variants`);
+  });
+});
