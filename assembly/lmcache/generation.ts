@@ -29,6 +29,8 @@ export class EngineGeneration {
   hasPd: bool = false;
   /** `pd` present but not an object, or its port not an integer in [1024, 65535] */
   pdMalformed: bool = false;
+  /** of a malformed `pd`: its port is the problem (the message names that field, not `pd`'s type) */
+  pdPortInvalid: bool = false;
   /** `pd.nixlSideChannelPort` as decimal text (default 5558) */
   nixlPort: string = "";
 }
@@ -70,6 +72,7 @@ export function readEngineGeneration(spec: JsonValue | null): EngineGeneration {
     const port = pd.getPresent("nixlSideChannelPort");
     out.nixlPort = port === null ? NIXL_DEFAULT_PORT : nixlPortText(port);
     out.pdMalformed = out.nixlPort.length == 0;
+    out.pdPortInvalid = out.pdMalformed;
     out.hasPd = !out.pdMalformed;
   }
   return out;

@@ -39,6 +39,11 @@ export type InjectionRead = Result<EngineInjection>;
 @lazy
 export const WRONG_TYPE = " has the wrong JSON type";
 
+/** the detail of an engine whose `spec.pd.nixlSideChannelPort` is not a whole number in [1024, 65535] */
+// @ts-ignore: decorator
+@lazy
+const PD_PORT_INVALID = "spec.pd.nixlSideChannelPort is not a whole number in [1024, 65535]";
+
 function failed(at: string): InjectionRead {
   return failure<EngineInjection>(new EngineInjection(), at + WRONG_TYPE);
 }
@@ -122,7 +127,10 @@ export function readEngineCrInjection(engine: JsonValue): InjectionRead {
   if (!spec.isObject()) return failed("spec");
   const read = readEngineInjection(spec.get("injection"), "spec.injection");
   const generation = readEngineGeneration(spec);
-  if (generation.pdMalformed) return failed("spec.pd");
+  if (generation.pdMalformed)
+    return generation.pdPortInvalid
+      ? failure<EngineInjection>(new EngineInjection(), PD_PORT_INVALID)
+      : failed("spec.pd");
   read.value.generation = generation;
   return read;
 }

@@ -1976,23 +1976,23 @@ skipCase(
     "pd-port-out-of-range",
     basicPod(),
     {
-      description: "nixlSideChannelPort 1023: a malformed engine, lookup-failed",
+      description: "nixlSideChannelPort 1023: a malformed engine, engine-invalid naming the port",
       covers,
       session: [engineCurrent({ pd: { nixlSideChannelPort: 1023 } })],
     },
-    "lookup-failed",
-    "lookup of LMCacheEngine vllm-ns/cb failed",
+    "engine-invalid",
+    "LMCacheEngine vllm-ns/cb is malformed: spec.pd.nixlSideChannelPort is not a whole number in [1024, 65535]",
   );
   skipCase(
     "pd-not-object",
     basicPod(),
     {
-      description: "pd is a string: a malformed engine, lookup-failed",
+      description: "pd is a string: a malformed engine, engine-invalid",
       covers,
       session: [engineCurrent({ pd: "on" })],
     },
-    "lookup-failed",
-    "lookup of LMCacheEngine vllm-ns/cb failed",
+    "engine-invalid",
+    "LMCacheEngine vllm-ns/cb is malformed: spec.pd has the wrong JSON type",
   );
   injectCase(
     "pd-port-upper-bound",
