@@ -74,7 +74,7 @@ Namespace team-a
   LMCacheEngine/footgun          cacheengine-validator  rejected   LMCacheEngine.lmcache.lmcache.ai "footgun" is invalid: spec.injection.payloadImage.repository: Inva…
   Pod/footgun                    lmcache-injector       skipped    payload-image-invalid: payloadImage.repository is the ImageSpec default lmcache/vllm-openai           ${SKIP_PATCH}
   LMCacheEngine/mangled          cacheengine-validator  rejected   LMCacheEngine.lmcache.lmcache.ai "mangled" is invalid: spec.injection.payloadImage: Invalid value: …
-  Pod/mangled                    lmcache-injector       skipped    lookup-failed: lookup of LMCacheEngine team-a/mangled failed                                          ${SKIP_PATCH}
+  Pod/mangled                    lmcache-injector       skipped    engine-invalid: LMCacheEngine team-a/mangled is malformed: spec.injection.payloadImage has the wron…  ${SKIP_PATCH}
   Pod/numeric                    lmcache-injector       skipped    invalid-request: request could not be read: metadata.annotations[example.com/replicas] is not a str…
 
 Namespace team-b
@@ -91,12 +91,12 @@ Totals per skip reason
   REASON                      COUNT
   command-override                1
   connection-config-missing       1
+  engine-invalid                  1
   engine-not-found                1
   invalid-connection-config       1
   invalid-engine-reference        1
   invalid-image-pull-secrets      1
   invalid-request                 1
-  lookup-failed                   1
   payload-image-invalid           1
   target-container-not-found      1
 `;
@@ -216,8 +216,8 @@ const MIXED_ROWS: RowTuple[] = [
     21,
     "lmcache-injector",
     "skipped",
-    "lookup-failed",
-    "lookup of LMCacheEngine team-a/mangled failed",
+    "engine-invalid",
+    "LMCacheEngine team-a/mangled is malformed: spec.injection.payloadImage has the wrong JSON type",
     SKIP_PATCH,
   ],
   // annotations holding a number cannot be stamped: the skip is reported without a patch
@@ -247,12 +247,12 @@ const MIXED_ROWS: RowTuple[] = [
 const SKIP_REASONS = [
   "command-override",
   "connection-config-missing",
+  "engine-invalid",
   "engine-not-found",
   "invalid-connection-config",
   "invalid-engine-reference",
   "invalid-image-pull-secrets",
   "invalid-request",
-  "lookup-failed",
   "payload-image-invalid",
   "target-container-not-found",
 ];
@@ -287,7 +287,11 @@ describe("preview of a generated dump with the built policies", () => {
           origin: "built",
           module: "build/preview-policies/cacheengine-validator/annotated-policy.wasm",
         },
-        { name: "lmcache-injector", origin: "built", module: "build/preview-policies/lmcache-injector/annotated-policy.wasm" },
+        {
+          name: "lmcache-injector",
+          origin: "built",
+          module: "build/preview-policies/lmcache-injector/annotated-policy.wasm",
+        },
       ],
       objects: 25,
       evaluations: 19,
