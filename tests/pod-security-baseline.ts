@@ -8,18 +8,21 @@ import * as path from "node:path";
 
 type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/** `value` when it is a list, else none (malformed pods are checked too, and must not throw) */
+const list = (value: unknown): J[] => (Array.isArray(value) ? value : []);
+
 /** Every `baseline` violation of `pod`, as short texts (empty = the pod meets `baseline`). */
 export function baselineViolations(pod: J): string[] {
   const spec = pod?.spec ?? {};
   const out: string[] = [];
   for (const f of ["hostIPC", "hostPID", "hostNetwork"]) if (spec[f] === true) out.push(`spec.${f}`);
-  for (const v of spec.volumes ?? []) if (v.hostPath !== undefined) out.push(`hostPath volume ${v.name}`);
-  const all = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])];
+  for (const v of list(spec.volumes)) if (v?.hostPath !== undefined) out.push(`hostPath volume ${v?.name}`);
+  const all = [...list(spec.initContainers), ...list(spec.containers), ...list(spec.ephemeralContainers)];
   for (const c of all) {
-    const sc = c.securityContext ?? {};
-    if (sc.privileged === true) out.push(`privileged container ${c.name}`);
-    if ((sc.capabilities?.add ?? []).length > 0) out.push(`capabilities added to ${c.name}`);
-    for (const p of c.ports ?? []) if (p.hostPort) out.push(`hostPort on ${c.name}`);
+    const sc = c?.securityContext ?? {};
+    if (sc.privileged === true) out.push(`privileged container ${c?.name}`);
+    if (list(sc.capabilities?.add).length > 0) out.push(`capabilities added to ${c?.name}`);
+    for (const p of list(c?.ports)) if (p?.hostPort) out.push(`hostPort on ${c?.name}`);
   }
   return out;
 }

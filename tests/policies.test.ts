@@ -2,7 +2,7 @@
 // policies/ that has both a cases.yml and a built annotated-policy.wasm (run `cachewarden build`
 // first), plus the host-policy fixture, which always runs (its module is the host-probe guest).
 // Every Pod a mutating policy emits must be one the API server accepts (tests/helpers/pod-admission.ts).
-import { before, describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -25,8 +25,31 @@ function checkEmittedPod(policyDir: string, c: CaseSpec, r: CaseResult): void {
   if (!r.evaluation?.patchOperations || c.request === undefined) return;
   const request = loadAdmissionRequest(path.join(policyDir, "test_data", c.request));
   if ((request.kind as { kind?: unknown } | undefined)?.kind !== "Pod") return;
-  assertAcceptedPod(request.object, r.evaluation.mutatedObject, `${r.policy}/${r.name}`);
+  const belowBaseline = assertAcceptedPod(request.object, r.evaluation.mutatedObject, `${r.policy}/${r.name}`);
+  if (belowBaseline.length > 0) {
+    // reported, not failed: the LMCache injectors' host-IPC and host-shm modes need `privileged`,
+    // as their READMEs say; hicache-injector's wired pods meet `baseline`
+    assert.notEqual(
+      r.policy,
+      "hicache-injector",
+      `${r.policy}/${r.name} pushed the pod below baseline: ${belowBaseline}`,
+    );
+    BELOW_BASELINE.push(`${r.policy}/${r.name}: ${belowBaseline.join(", ")}`);
+  }
 }
+
+/** The wired pods that a namespace enforcing Pod Security `baseline` would refuse, by case. */
+const BELOW_BASELINE: string[] = [];
+
+after(() => {
+  // the report: how many wired pods of each policy need the `privileged` level
+  const perPolicy = new Map<string, number>();
+  for (const line of BELOW_BASELINE) {
+    const policy = line.slice(0, line.indexOf("/"));
+    perPolicy.set(policy, (perPolicy.get(policy) ?? 0) + 1);
+  }
+  for (const [policy, n] of perPolicy) console.log(`${policy}: ${n} wired pods below Pod Security baseline`);
+});
 
 /** Declares one test per case; the policy's module is compiled once and shared by its cases. */
 function declareCases(policyDir: string, modulePath: string): void {

@@ -9,6 +9,7 @@
 // A violation the incoming Pod already had is not the policy's doing: `introducedViolations`
 // reports only what the mutation added or made worse. Violations are compared by an identity
 // that survives index shifts (container and volume names, not positions), counted per identity.
+import { baselineViolations } from "../pod-security-baseline";
 import assert from "node:assert/strict";
 
 export interface PodViolation {
@@ -231,12 +232,29 @@ export function formatViolations(violations: PodViolation[]): string {
   return violations.map((v) => `${v.rule} at ${v.path}: ${v.message}`).join("\n");
 }
 
-/** Fails with each rule and path when the mutation turned `before` into a Pod the API server rejects. */
-export function assertAcceptedPod(before: unknown, after: unknown, label: string): void {
+/** The Pod Security Standards `baseline` violations of `after` that `before` did not have: what the
+ *  mutation added that a namespace enforcing `baseline` refuses (`spec.hostIPC`, a hostPath volume,
+ *  …). Not an API-server rejection, so reported rather than failed: a policy's README says which
+ *  level its wired pods need, and its tests hold it to that. */
+export function addedBaselineViolations(before: unknown, after: unknown): string[] {
+  const had = baselineViolations(before);
+  const out: string[] = [];
+  for (const v of baselineViolations(after)) {
+    const i = had.indexOf(v);
+    if (i >= 0) had.splice(i, 1);
+    else out.push(v);
+  }
+  return out;
+}
+
+/** Fails with each rule and path when the mutation turned `before` into a Pod the API server
+ *  rejects; returns the Pod Security `baseline` violations the mutation added (see above). */
+export function assertAcceptedPod(before: unknown, after: unknown, label: string): string[] {
   const found = introducedViolations(before, after);
   assert.equal(
     found.length,
     0,
     `${label}: the emitted Pod would be rejected by the API server:\n${formatViolations(found)}`,
   );
+  return addedBaselineViolations(before, after);
 }
