@@ -6,54 +6,22 @@
 //   - evaluating the policy's own output again changes nothing (the injected guard).
 // Run: node bin/cachewarden.js build cacheblend-injector && node --import tsx --test policies/cacheblend-injector/test/properties.test.ts
 import { before, describe, test } from "node:test";
+import { caseFixtures, evaluateFixture, Fixture } from "../../../tests/helpers/policy-fixtures";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { loadCases } from "../../../tools/host/cases";
-import { HostCapabilitiesConfig } from "../../../tools/host/capabilities";
-import { evaluate, EvaluationResult } from "../../../tools/host/evaluate";
+import { EvaluationResult } from "../../../tools/host/evaluate";
 import { PolicyModule } from "../../../tools/host/guest";
-import { loadReplaySession } from "../../../tools/host/replay";
 import { assertAcceptedPod, loadPodSchema } from "../../../tests/helpers/pod-admission";
-import {
-  AdmissionRequest,
-  loadAdmissionRequest,
-  loadSettings,
-  metadataContextAwareResources,
-  readPolicyMetadata,
-} from "../../../tools/host/request";
+import { AdmissionRequest } from "../../../tools/host/request";
 
 const POLICY_DIR = path.resolve(__dirname, "..");
-const TEST_DATA = path.join(POLICY_DIR, "test_data");
 const MODULE_PATH = path.join(POLICY_DIR, "annotated-policy.wasm");
 const INJECTED = "lmcache.ai/cacheblend-injected";
 const SKIP = "lmcache.ai/cacheblend-skip-reason";
 
 type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
-
-interface Fixture {
-  name: string;
-  request: AdmissionRequest;
-  settings: Record<string, unknown>;
-  capabilities: () => HostCapabilitiesConfig;
-}
-
-function fixtures(module: PolicyModule): Fixture[] {
-  const resources = metadataContextAwareResources(readPolicyMetadata(module.module));
-  return loadCases(POLICY_DIR)
-    .filter((c) => (c.operation ?? "validate") === "validate")
-    .map((c) => ({
-      name: c.name,
-      request: loadAdmissionRequest(path.join(TEST_DATA, c.request!)),
-      settings: c.settings ? loadSettings(path.join(TEST_DATA, c.settings)) : {},
-      // a fresh session cursor per evaluation: a replay is consumed as it is answered
-      capabilities: (): HostCapabilitiesConfig => ({
-        contextAwareResources: c.contextAware === false ? [] : resources,
-        ...(c.session ? { replay: loadReplaySession(path.join(TEST_DATA, c.session)) } : {}),
-      }),
-    }));
-}
 
 const annotationsOf = (o: J): Record<string, unknown> => {
   const a = o?.metadata?.annotations;
@@ -115,12 +83,7 @@ function wiringProblem(before: J, after: J): string {
 }
 
 function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, label: string): EvaluationResult {
-  const r = evaluate(module, request, {
-    settings: f.settings,
-    capabilities: f.capabilities(),
-    timeBudgetMs: null,
-    allowedToMutate: true,
-  });
+  const r = evaluateFixture(module, f, request);
   assert.equal(r.trap, undefined, `${label}: trapped: ${r.trap}`);
   assert.ok(r.settings.valid, `${label}: settings invalid: ${r.settings.message}`);
   assert.equal(r.response?.allowed, true, `${label}: not accepted: ${JSON.stringify(r.response)}`);
@@ -140,14 +103,14 @@ describe(
 
     test("accepted, no trap, whole wiring or skip annotation alone; idempotent", () => {
       const m = module();
-      const all = fixtures(m);
+      const all = caseFixtures(m, POLICY_DIR);
       assert.ok(all.length >= 45, `only ${all.length} validate cases`);
       let rewired = 0;
       for (const f of all) {
-        const first = checkOne(m, f, f.request, f.name);
+        const first = checkOne(m, f, f.request, f.c.name);
         if (f.request.object === undefined || !first.patchOperations) continue;
-        const again = checkOne(m, f, { ...f.request, object: first.mutatedObject }, `${f.name} (again)`);
-        assert.equal(again.patchOperations, undefined, `${f.name}: the second evaluation patched`);
+        const again = checkOne(m, f, { ...f.request, object: first.mutatedObject }, `${f.c.name} (again)`);
+        assert.equal(again.patchOperations, undefined, `${f.c.name}: the second evaluation patched`);
         rewired++;
       }
       assert.ok(rewired >= 40, `only ${rewired} fixtures produced a patch`);
@@ -162,7 +125,7 @@ describe(
       };
       const replacements: unknown[] = [null, 0, 1.5, "", "x", true, [], {}, [1], { name: 1 }, ["a", 2]];
       let variants = 0;
-      for (const f of fixtures(m)) {
+      for (const f of caseFixtures(m, POLICY_DIR)) {
         if (f.request.object === undefined || typeof f.request.object !== "object") continue;
         const paths: (string | number)[][] = [];
         const walk = (v: J, p: (string | number)[]): void => {
@@ -181,7 +144,7 @@ describe(
           const last = p[p.length - 1];
           if (rand(3) === 0 && !Array.isArray(parent)) delete parent[last];
           else parent[last] = clone(replacements[rand(replacements.length)]);
-          checkOne(m, f, { ...f.request, object: obj }, `${f.name} with ${p.join(".")} changed`);
+          checkOne(m, f, { ...f.request, object: obj }, `${f.c.name} with ${p.join(".")} changed`);
           variants++;
         }
       }

@@ -7,27 +7,15 @@
 //   - the wiring adds nothing the `baseline` Pod Security level refuses (README, "Pod Security").
 // Run: node bin/cachewarden.js build hicache-injector && node --import tsx --test policies/hicache-injector/test/properties.test.ts
 import { before, describe, test } from "node:test";
+import { caseFixtures, evaluateFixture, Fixture, loadBuiltModule } from "../../../tests/helpers/policy-fixtures";
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { CaseSpec, loadCases } from "../../../tools/host/cases";
 import { assertAcceptedPod, loadPodSchema } from "../../../tests/helpers/pod-admission";
-import { HostCapabilitiesConfig } from "../../../tools/host/capabilities";
-import { loadClusterObjects } from "../../../tools/host/cluster";
-import { evaluate, EvaluationResult } from "../../../tools/host/evaluate";
+import { EvaluationResult } from "../../../tools/host/evaluate";
 import { PolicyModule } from "../../../tools/host/guest";
-import { loadReplaySession } from "../../../tools/host/replay";
-import {
-  AdmissionRequest,
-  loadAdmissionRequest,
-  loadSettings,
-  metadataContextAwareResources,
-  readPolicyMetadata,
-} from "../../../tools/host/request";
+import { AdmissionRequest } from "../../../tools/host/request";
 
 const POLICY_DIR = path.resolve(__dirname, "..");
-const TEST_DATA = path.join(POLICY_DIR, "test_data");
-const MODULE_PATH = path.join(POLICY_DIR, "annotated-policy.wasm");
 
 const PROVENANCE = [
   "inferencecache.io/injected-by",
@@ -40,46 +28,6 @@ const DIR_ENV = "SGLANG_HICACHE_FILE_BACKEND_STORAGE_DIR";
 
 type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
-
-function loadModule(): PolicyModule {
-  if (!fs.existsSync(MODULE_PATH))
-    throw new Error(`${MODULE_PATH} is missing: run \`node bin/cachewarden.js build hicache-injector\` first`);
-  return PolicyModule.fromFile(MODULE_PATH);
-}
-
-interface Fixture {
-  c: CaseSpec;
-  request: AdmissionRequest;
-  settings: Record<string, unknown>;
-  capabilities: () => HostCapabilitiesConfig;
-}
-
-function fixtures(module: PolicyModule): Fixture[] {
-  const resources = metadataContextAwareResources(readPolicyMetadata(module.module));
-  return loadCases(POLICY_DIR)
-    .filter((c) => (c.operation ?? "validate") === "validate")
-    .map((c) => ({
-      c,
-      request: loadAdmissionRequest(path.join(TEST_DATA, c.request!)),
-      settings: c.settings ? loadSettings(path.join(TEST_DATA, c.settings)) : {},
-      capabilities: (): HostCapabilitiesConfig => ({
-        allowedHostCapabilities: c.hostCapabilities ?? ["*"],
-        contextAwareResources: c.contextAware === false ? [] : resources,
-        ...(c.session ? { replay: loadReplaySession(path.join(TEST_DATA, c.session)) } : {}),
-        ...(c.cluster ? { cluster: loadClusterObjects(path.join(TEST_DATA, c.cluster)) } : {}),
-      }),
-    }));
-}
-
-function run(module: PolicyModule, f: Fixture, request: AdmissionRequest): EvaluationResult {
-  return evaluate(module, request, {
-    settings: f.settings,
-    capabilities: f.capabilities(),
-    timeBudgetMs: null,
-    allowedToMutate: true,
-    policyId: "clusterwide-hicache-injector",
-  });
-}
 
 function withoutProvenance(o: J): J {
   const c = clone(o);
@@ -157,7 +105,7 @@ export function baselineProblems(pod: J): string[] {
 }
 
 function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, label: string): EvaluationResult {
-  const r = run(module, f, request);
+  const r = evaluateFixture(module, f, request);
   assert.equal(r.trap, undefined, `${label}: trapped: ${r.trap}`);
   assert.ok(r.settings.valid, `${label}: settings invalid: ${r.settings.message}`);
   assert.ok(r.response, `${label}: no response`);
@@ -174,8 +122,8 @@ function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, l
 before(loadPodSchema);
 
 describe("hicache-injector properties over the fixtures", () => {
-  const module = loadModule();
-  const all = fixtures(module);
+  const module = loadBuiltModule(POLICY_DIR);
+  const all = caseFixtures(module, POLICY_DIR);
 
   test("there are fixtures", () => assert.ok(all.length >= 80, `only ${all.length} validate cases`));
 
@@ -230,7 +178,7 @@ describe("hicache-injector properties over the fixtures", () => {
 });
 
 describe("hicache-injector never traps and never rejects on damaged input", () => {
-  const module = loadModule();
+  const module = loadBuiltModule(POLICY_DIR);
 
   test("payloads that are not JSON or not requests: invalid-request with warning and audit annotation", () => {
     for (const p of [
@@ -258,7 +206,7 @@ describe("hicache-injector never traps and never rejects on damaged input", () =
   });
 
   test("generated variants of every fixture: type changes and deletions along every path", () => {
-    const all = fixtures(module);
+    const all = caseFixtures(module, POLICY_DIR);
     let seed = 20261203;
     const rand = (n: number): number => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
