@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { compileTestGuest, ROOT } from "../tools/bench/guests";
 import { discoverPolicies } from "../tools/bench/policies";
+import { oneLine } from "../tools/fuzz/index";
 import { vllmPodPayload } from "../tools/bench/fixtures";
 import { PolicyModule } from "../tools/host/guest";
 import { makeSeed, mutate } from "../tools/fuzz/mutators";
@@ -167,6 +168,11 @@ describe("fuzz every built policy", () => {
 });
 
 describe("the slowest inputs of a run", () => {
+  test("a detail with line breaks or control characters is printed on one line", () => {
+    // a mutated key holding U+2028 once split a report line, so the list looked one input short
+    assert.equal(oneLine("a\nb\u2028c\rd\u0001e\u007f"), "a\\u000ab\\u2028c\\u000dd\\u0001e\\u007f");
+    assert.equal(oneLine("plain text: é, 🙂"), "plain text: é, 🙂");
+  });
   const entry = (iteration: number, ms: number): SlowInput => ({
     iteration,
     ms,

@@ -71,7 +71,7 @@ function printTargetSummary(t: FuzzTargetReport): void {
       `  slowest ${t.slowest.length}:\n${t.slowest
         .map(
           (x) =>
-            `    ${x.ms.toFixed(1)} ms  iteration ${x.iteration}  ${(x.inputBytes / 1024).toFixed(0)} KiB  ${x.operation}; ${x.mutator}: ${x.detail}`,
+            `    ${x.ms.toFixed(1)} ms  iteration ${x.iteration}  ${(x.inputBytes / 1024).toFixed(0)} KiB  ${x.operation}; ${x.mutator}: ${oneLine(x.detail)}`,
         )
         .join("\n")}\n`,
     );
@@ -143,4 +143,15 @@ export function registerFuzz(program: Command): void {
         if (report.failures.length > 0 || errors > 0 || report.targets.length === 0) process.exitCode = 1;
       },
     );
+}
+
+/** `text` on one line: control characters and the Unicode line and paragraph separators a mutated
+ *  key or value can carry are written as `\uXXXX`, so each slow input stays one line of the report. */
+export function oneLine(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    const c = ch.charCodeAt(0);
+    out += c < 0x20 || c === 0x7f || c === 0x2028 || c === 0x2029 ? `\\u${c.toString(16).padStart(4, "0")}` : ch;
+  }
+  return out;
 }
