@@ -64,3 +64,41 @@ export function evaluateFixture(module: PolicyModule, f: Fixture, request: Admis
     policyId: `clusterwide-${path.basename(path.dirname(module.source))}`,
   });
 }
+
+/** A seeded pseudo-random `n → [0, n)`, the same sequence on every run. */
+export function seededRandom(seed: number): (n: number) => number {
+  return (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+}
+
+const REPLACEMENTS: unknown[] = [null, 0, 1.5, "", "x", true, [], {}, [1], { name: 1 }, ["a", 2]];
+
+/** Six damaged copies of `object`: at a random path (of the first 400, at most 8 deep) a value of
+ *  another JSON type, or a deleted member; each with the path it changed. */
+export function damagedVariants(object: unknown, rand: (n: number) => number): { object: unknown; path: string }[] {
+  if (object === undefined || object === null || typeof object !== "object") return [];
+  type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const paths: (string | number)[][] = [];
+  const walk = (v: J, p: (string | number)[]): void => {
+    if (paths.length > 400 || p.length > 8) return;
+    paths.push(p);
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...p, i]));
+    else if (v && typeof v === "object") for (const k of Object.keys(v)) walk(v[k], [...p, k]);
+  };
+  walk(object, []);
+  const out: { object: unknown; path: string }[] = [];
+  for (let n = 0; n < 6; n++) {
+    const p = paths[rand(paths.length)];
+    if (p.length === 0) continue;
+    const copy = JSON.parse(JSON.stringify(object)) as J;
+    let parent = copy;
+    for (const k of p.slice(0, -1)) parent = parent[k];
+    const last = p[p.length - 1];
+    if (rand(3) === 0 && !Array.isArray(parent)) delete parent[last];
+    else parent[last] = JSON.parse(JSON.stringify(REPLACEMENTS[rand(REPLACEMENTS.length)]));
+    out.push({ object: copy, path: p.join(".") });
+  }
+  return out;
+}

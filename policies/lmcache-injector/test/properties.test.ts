@@ -7,7 +7,14 @@
 //   - untouched fields keep their bytes (the realistic pod's escapes and number spellings).
 // Run: node bin/cachewarden.js build lmcache-injector && node --import tsx --test policies/lmcache-injector/test/properties.test.ts
 import { before, describe, test } from "node:test";
-import { caseFixtures, evaluateFixture, Fixture, loadBuiltModule } from "../../../tests/helpers/policy-fixtures";
+import {
+  caseFixtures,
+  damagedVariants,
+  evaluateFixture,
+  Fixture,
+  seededRandom,
+  loadBuiltModule,
+} from "../../../tests/helpers/policy-fixtures";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -184,36 +191,18 @@ describe("lmcache-injector never traps and never rejects on damaged input", () =
 
   test("generated variants of every fixture: type changes and deletions along every path", () => {
     const all = caseFixtures(module, POLICY_DIR);
-    let seed = 20261202;
-    const rand = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % n;
-    };
-    const replacements: unknown[] = [null, 0, 1.5, "", "x", true, [], {}, [1], { name: 1 }, ["a", 2]];
+    const rand = seededRandom(20261202);
     let variants = 0;
-    for (const f of all) {
-      if (f.request.object === undefined || typeof f.request.object !== "object") continue;
-      const paths: (string | number)[][] = [];
-      const walk = (v: J, p: (string | number)[]): void => {
-        if (paths.length > 400 || p.length > 8) return;
-        paths.push(p);
-        if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...p, i]));
-        else if (v && typeof v === "object") for (const k of Object.keys(v)) walk(v[k], [...p, k]);
-      };
-      walk(f.request.object, []);
-      for (let n = 0; n < 6; n++) {
-        const p = paths[rand(paths.length)];
-        if (p.length === 0) continue;
-        const obj = clone(f.request.object) as J;
-        let parent = obj;
-        for (const k of p.slice(0, -1)) parent = parent[k];
-        const last = p[p.length - 1];
-        if (rand(3) === 0 && !Array.isArray(parent)) delete parent[last];
-        else parent[last] = clone(replacements[rand(replacements.length)]);
-        checkOne(module, f, { ...f.request, object: obj }, `${f.c.name} with ${p.join(".")} changed`);
+    for (const f of all)
+      for (const v of damagedVariants(f.request.object, rand)) {
+        checkOne(
+          module,
+          f,
+          { ...f.request, object: v.object as typeof f.request.object },
+          `${f.c.name} with ${v.path} changed`,
+        );
         variants++;
       }
-    }
     assert.ok(variants > 300, `only ${variants} variants`);
   });
 });
