@@ -140,6 +140,7 @@ describe("skip reasons", () => {
       "invalid-image-pull-secrets",
       "engine-invalid",
       "staging-conflict",
+      "unknown-pd-role",
       "lookup-denied",
       "lookup-failed",
       "invalid-request",

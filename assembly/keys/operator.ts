@@ -61,9 +61,6 @@ export const PD_ROLE_PREFILLER = "prefiller";
 export const PD_ROLE_DECODER = "decoder";
 // @ts-ignore: decorator
 @lazy
-export const REASON_UNKNOWN_PD_ROLE = "unknown-pd-role";
-// @ts-ignore: decorator
-@lazy
 export const NIXL_HOST_ENV = "VLLM_NIXL_SIDE_CHANNEL_HOST";
 // @ts-ignore: decorator
 @lazy

@@ -42,6 +42,10 @@ export const REASON_ENGINE_INVALID = "engine-invalid";
 // @ts-ignore: decorator
 @lazy
 export const REASON_STAGING_CONFLICT = "staging-conflict";
+/** The pod's `lmcache.ai/pd-role` names a role its PD engine has no connection config for. */
+// @ts-ignore: decorator
+@lazy
+export const REASON_UNKNOWN_PD_ROLE = "unknown-pd-role";
 
 // shared by all injectors
 // @ts-ignore: decorator
@@ -95,6 +99,7 @@ export function lmcacheSkipReasons(): string[] {
     REASON_INVALID_IMAGE_PULL_SECRETS,
     REASON_ENGINE_INVALID,
     REASON_STAGING_CONFLICT,
+    REASON_UNKNOWN_PD_ROLE,
     REASON_LOOKUP_DENIED,
     REASON_LOOKUP_FAILED,
     REASON_INVALID_REQUEST,
