@@ -36,6 +36,9 @@ export const ASC_FLAGS: readonly string[] = [
   "_start",
   // string literals out of linear memory (tools/wasm/texts-transform.mjs); the build adds their segment
   ...textsAscFlags(),
+  // binaryen's inlining limits, lowered for size (tools/wasm/inlining-transform.mjs)
+  "--transform",
+  path.join(__dirname, "inlining-transform.mjs"),
 ];
 
 // asc reads ./asconfig.json from its cwd and merges it into the command line. Pointing --config at
@@ -56,6 +59,7 @@ const TOOL_SOURCES = [
   "tools/wasm/segments.ts",
   "tools/wasm/texts.ts",
   "tools/wasm/texts-transform.mjs",
+  "tools/wasm/inlining-transform.mjs",
   "tools/wasm/texts-contract.json",
   "tools/wasm/asconfig.isolated.json",
   "tools/host/guest.ts",

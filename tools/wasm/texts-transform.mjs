@@ -188,18 +188,20 @@ function isLazy(decorators) {
   return (decorators ?? []).some((d) => d.decoratorKind === DecoratorKind.Lazy);
 }
 
-/** The passive segment: per slot (u16 offset, u16 length) into the UTF-8 that follows; a slot
- *  that no compiled code reads (`used` says) keeps its entry but no bytes. */
+/** The passive segment: a table of u16 offsets into the UTF-8 that follows, one per slot plus one
+ *  past the end, so a slot's text is [offset[slot], offset[slot + 1]) and one 4-byte copy reads
+ *  both (2 bytes a slot instead of an offset and a length); a slot that no compiled code reads
+ *  (`used` says) keeps its entry but no bytes. */
 function encodeSegment(texts, used = () => true) {
   const bodies = texts.map((t, slot) => (used(slot) ? Buffer.from(t, "utf8") : Buffer.alloc(0)));
-  const meta = Buffer.alloc(texts.length * 4);
+  const meta = Buffer.alloc((texts.length + 1) * 2);
   let offset = 0;
   bodies.forEach((b, slot) => {
-    if (offset > 0xffff || b.length > 0xffff) throw new Error("texts-transform: the texts exceed 64 KiB");
-    meta.writeUInt16LE(offset, slot * 4);
-    meta.writeUInt16LE(b.length, slot * 4 + 2);
+    meta.writeUInt16LE(offset, slot * 2);
     offset += b.length;
+    if (offset > 0xffff) throw new Error("texts-transform: the texts exceed 64 KiB");
   });
+  meta.writeUInt16LE(offset, texts.length * 2);
   return {
     segment: Buffer.concat([meta, ...bodies]),
     metaBytes: meta.length,
@@ -210,7 +212,7 @@ function encodeSegment(texts, used = () => true) {
 function generate(texts, metaBytes, maxBytes) {
   // Laid out so that the texts one evaluation uses share as few 4 KiB pages as possible (each page a
   // fresh instance writes is a page fault): u16 cells (every address here is below 64 KiB), a
-  // 16-byte scratch for a slot's (offset, length), then the strings packed in the order they are
+  // 16-byte scratch for a slot's (offset, end), then the strings packed in the order they are
   // first used. A text's UTF-8 is copied into the tail of its own string's room and inflated
   // forward in place (each unit written lies before the bytes still to read), so no scratch
   // buffer as long as the longest text is touched.
@@ -242,9 +244,9 @@ function __cw_text(slot: i32): string {
 
 function __cw_materialize(slot: i32, cell: usize): string {
   const meta = <usize>${scratch};
-  __cw_texts_copy(meta, <u32>slot << 2, 4);
+  __cw_texts_copy(meta, <u32>slot << 1, 4);
   const offset = <u32>load<u16>(meta);
-  const n = <i32>load<u16>(meta, 2);
+  const n = <i32>load<u16>(meta, 2) - <i32>offset;
   // 4-byte aligned (static strings are never freed, so the allocator's 16-byte alignment buys
   // nothing here and would leave ~8 bytes of padding per text on the pages an evaluation writes)
   const p = (cwNext + 20 + 3) & ~3;
