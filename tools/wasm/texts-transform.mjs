@@ -4,7 +4,8 @@
 // in an active data segment, which V8 copies into fresh memory on every instantiation (what
 // policy-server does per request); start-up grows with the 4 KiB pages that data covers
 // (docs/benchmarks.md). Here every literal, and every read of a top-level string constant,
-// becomes `__cw_text(slot)`. The texts travel as UTF-8 in one passive data segment that
+// becomes a call of its accessor `__cw_t<n>()`, which calls `__cw_text(slot)` (slots are given to
+// the texts in use after compiling, see textCall and afterCompile). The texts travel as UTF-8 in one passive data segment that
 // tools/wasm/texts.ts adds after compiling; on its first use a text is copied out of it
 // (`memory.init`), inflated to a string below `--memoryBase` and remembered there, so the
 // per-call heap reset never touches it. A text never used is never copied.
@@ -14,6 +15,7 @@
 // not write memory), constants whose name a local or parameter also uses (a read might be the
 // local's), the standard library and as-pect specs.
 import * as fs from "node:fs";
+import binaryen from "binaryen";
 import { CommonFlags, DecoratorKind, LiteralKind, Node, NodeKind, SourceKind } from "assemblyscript";
 
 /** where the generated AssemblyScript is parsed from (never written to disk) */
@@ -27,6 +29,10 @@ const TEXTS_FILE_ENV = CONTRACT.textsFileEnv;
 const MEMORY_BASE = CONTRACT.memoryBase;
 // the cells start right above the null address; nothing else lives below the memory base
 const TEXTS_LOW = 16;
+// the generated globals afterCompile gives their values, and their names in the module
+const LAYOUT = { next: "cwNext", scratch: "cwScratch", metaBytes: "cwMetaBytes" };
+const GENERATED_INTERNAL = GENERATED_PATH.replace(/\.ts$/, "");
+const ACCESSOR = new RegExp(`^${GENERATED_INTERNAL}/__cw_t(\\d+)$`);
 
 // keys whose child is a name or a type, never an expression that reads a constant
 const NOT_AN_EXPRESSION = new Set([
@@ -89,10 +95,13 @@ class TextTable {
   }
 }
 
+/** A read of a text is a call of its own accessor, `__cw_t<slot>()`, which calls `__cw_text(slot)`:
+ *  asc compiles only the accessors something reads, so after compiling the compiled ones are the
+ *  texts in use, and each accessor's slot can be renumbered by replacing its one-call body
+ *  (afterCompile). Each accessor is inlined again by the optimiser. */
 function textCall(range, text, table) {
-  // eslint-disable-next-line no-undef -- i64_new is the compiler's own global
-  const slot = Node.createIntegerLiteralExpression(i64_new(table.slotOf(text), 0), range);
-  return Node.createCallExpression(Node.createIdentifierExpression("__cw_text", range), null, [slot], range);
+  const accessor = Node.createIdentifierExpression(`__cw_t${table.slotOf(text)}`, range);
+  return Node.createCallExpression(accessor, null, [], range);
 }
 
 /** Replaces, below `node` and in place, every string literal and every read of a top-level string
@@ -190,10 +199,9 @@ function isLazy(decorators) {
 
 /** The passive segment: a table of u16 offsets into the UTF-8 that follows, one per slot plus one
  *  past the end, so a slot's text is [offset[slot], offset[slot + 1]) and one 4-byte copy reads
- *  both (2 bytes a slot instead of an offset and a length); a slot that no compiled code reads
- *  (`used` says) keeps its entry but no bytes. */
-function encodeSegment(texts, used = () => true) {
-  const bodies = texts.map((t, slot) => (used(slot) ? Buffer.from(t, "utf8") : Buffer.alloc(0)));
+ *  both (2 bytes a slot instead of an offset and a length). */
+function encodeSegment(texts) {
+  const bodies = texts.map((t) => Buffer.from(t, "utf8"));
   const meta = Buffer.alloc((texts.length + 1) * 2);
   let offset = 0;
   bodies.forEach((b, slot) => {
@@ -202,48 +210,41 @@ function encodeSegment(texts, used = () => true) {
     if (offset > 0xffff) throw new Error("texts-transform: the texts exceed 64 KiB");
   });
   meta.writeUInt16LE(offset, texts.length * 2);
-  return {
-    segment: Buffer.concat([meta, ...bodies]),
-    metaBytes: meta.length,
-    maxBytes: Math.max(8, ...bodies.map((b) => b.length)),
-  };
+  return { segment: Buffer.concat([meta, ...bodies]), metaBytes: meta.length };
 }
 
-function generate(texts, metaBytes, maxBytes) {
+function generate(texts) {
   // Laid out so that the texts one evaluation uses share as few 4 KiB pages as possible (each page a
   // fresh instance writes is a page fault): u16 cells (every address here is below 64 KiB), a
   // 16-byte scratch for a slot's (offset, end), then the strings packed in the order they are
   // first used. A text's UTF-8 is copied into the tail of its own string's room and inflated
   // forward in place (each unit written lies before the bytes still to read), so no scratch
   // buffer as long as the longest text is touched.
-  void maxBytes;
-  const cells = TEXTS_LOW;
-  const scratch = (cells + texts.length * 2 + 15) & ~15;
-  const strings = scratch + 16;
-  // every text inflated: room for twice its UTF-8 bytes (>= its UTF-16) plus a 20-byte header, 4-aligned
-  const need = texts.reduce((n, t) => n + ((20 + Buffer.byteLength(t, "utf8") * 2 + 3) & ~3) + 4, 0);
-  if (strings + need > MEMORY_BASE)
-    throw new Error(
-      `texts-transform: ${texts.length} texts need ${strings + need} bytes below --memoryBase ${MEMORY_BASE}`,
-    );
+  // The cells, the scratch and the table's size depend on how many texts are in use, known only
+  // after compiling: they are globals whose initial values afterCompile sets (never written
+  // afterwards, so the optimiser folds them back into constants).
+  const accessors = texts.map((_, slot) => `@global\nfunction __cw_t${slot}(): string { return __cw_text(${slot}); }`);
   return `// @ts-nocheck
 // Generated by tools/wasm/texts-transform.mjs (${texts.length} texts); see there.
 @external("${COPY_IMPORT.module}", "${COPY_IMPORT.name}")
 declare function __cw_texts_copy(dst: usize, offset: u32, length: u32): void;
 
 // the next free byte of the strings region (a wasm global: the heap reset leaves it alone)
-let cwNext: usize = ${strings};
+let ${LAYOUT.next}: usize = 0;
+// the scratch for a slot's (offset, end) and the size of the table of offsets (set after compiling)
+let ${LAYOUT.scratch}: usize = 0;
+let ${LAYOUT.metaBytes}: u32 = 0;
 
 @global
 function __cw_text(slot: i32): string {
-  const cell = <usize>${cells} + (<usize>slot << 1);
+  const cell = <usize>${TEXTS_LOW} + (<usize>slot << 1);
   const ready = load<u16>(cell);
   if (ready != 0) return changetype<string>(<usize>ready);
   return __cw_materialize(slot, cell);
 }
 
 function __cw_materialize(slot: i32, cell: usize): string {
-  const meta = <usize>${scratch};
+  const meta = ${LAYOUT.scratch};
   __cw_texts_copy(meta, <u32>slot << 1, 4);
   const offset = <u32>load<u16>(meta);
   const n = <i32>load<u16>(meta, 2) - <i32>offset;
@@ -251,10 +252,10 @@ function __cw_materialize(slot: i32, cell: usize): string {
   // nothing here and would leave ~8 bytes of padding per text on the pages an evaluation writes).
   // Only the header's last 8 bytes are written (see below), so a text's header overlaps the tail
   // of the text before it by 12 bytes.
-  const p = (cwNext + 8 + 3) & ~3;
+  const p = (${LAYOUT.next} + 8 + 3) & ~3;
   // the UTF-8 goes to [p + n, p + 2n): reading byte i happens before unit u <= i is written at p + 2u
   const src = p + <usize>n;
-  __cw_texts_copy(src, ${metaBytes} + offset, <u32>n);
+  __cw_texts_copy(src, ${LAYOUT.metaBytes} + offset, <u32>n);
   let i = 0;
   let u = 0;
   while (i < n) {
@@ -279,11 +280,21 @@ function __cw_materialize(slot: i32, cell: usize): string {
   // evaluation writes (lmcache-injector: 70 texts, 840 bytes, one page fewer).
   store<u32>(p - 8, idof<string>());
   store<u32>(p - 4, <u32>(u << 1));
-  cwNext = p + (<usize>u << 1);
+  ${LAYOUT.next} = p + (<usize>u << 1);
   store<u16>(cell, <u16>p);
   return changetype<string>(p);
 }
+
+${accessors.join("\n")}
 `;
+}
+
+/** gives the generated global `name` the initial value `value` (an i32) */
+function setGlobal(module, name, value) {
+  const internal = `${GENERATED_INTERNAL}/${name}`;
+  const info = binaryen.getGlobalInfo(module.getGlobal(internal));
+  module.removeGlobal(internal);
+  module.addGlobal(internal, info.type, info.mutable, module.i32.const(value));
 }
 
 export default class CachewardenTexts {
@@ -301,29 +312,53 @@ export default class CachewardenTexts {
       for (const statement of source.statements) if (statement.kind === NodeKind.Variable) statement.cwTopLevel = true;
       rewrite(source, table, constants, new Set());
     }
-    // the layout (meta size, longest text) is fixed now; the bytes of texts no compiled code reads
-    // are left out after compiling (afterCompile)
-    const { segment, metaBytes, maxBytes } = encodeSegment(table.texts);
-    fs.writeFileSync(out, segment);
+    // the texts in use, their slots and the layout are known after compiling (afterCompile)
+    fs.writeFileSync(out, encodeSegment([]).segment);
     this.texts = table.texts;
-    if (table.texts.length > 0) parser.parseFile(generate(table.texts, metaBytes, maxBytes), GENERATED_PATH, true);
+    if (table.texts.length > 0) parser.parseFile(generate(table.texts), GENERATED_PATH, true);
   }
 
   afterCompile(module) {
     if (!this.texts || this.texts.length === 0) return;
-    // before optimisation every read is still a direct `__cw_text(<slot>)` call with a constant
-    const text = module.emitText();
-    const used = new Set();
-    const calls = /\(call \$assembly\/__generated__\/texts\/__cw_text\s*\(i32\.const (\d+)\)/g;
-    let matched = 0;
-    for (const m of text.matchAll(calls)) {
-      used.add(Number(m[1]));
-      matched++;
+    // the accessors asc compiled are the texts something reads; they get slots 0..n-1 in the
+    // order the texts were first met, so the cells and the table hold no entry for an unused text
+    const compiled = [];
+    for (let i = 0; i < module.getNumFunctions(); i++) {
+      const name = binaryen.getFunctionInfo(module.getFunctionByIndex(i)).name;
+      const m = ACCESSOR.exec(name);
+      if (m) compiled.push({ name, slot: Number(m[1]) });
     }
-    // a read whose slot is not a visible constant would find its bytes missing: refuse the build
-    const all = text.match(/\(call \$assembly\/__generated__\/texts\/__cw_text\s/g)?.length ?? 0;
-    if (all !== matched)
-      throw new Error(`texts-transform: ${all - matched} of ${all} text reads have no constant slot`);
-    fs.writeFileSync(process.env[TEXTS_FILE_ENV], encodeSegment(this.texts, (slot) => used.has(slot)).segment);
+    compiled.sort((a, b) => a.slot - b.slot);
+    // before optimisation every text read is still a call of its accessor, and only accessors call
+    // `__cw_text`: anything else would read a slot the renumbering does not know (refuse the build)
+    const text = module.emitText();
+    const direct = text.match(/\(call \$assembly\/__generated__\/texts\/__cw_text\s/g)?.length ?? 0;
+    if (direct !== compiled.length)
+      throw new Error(`texts-transform: ${direct - compiled.length} reads of a text do not go through its accessor`);
+    const textFn = `${GENERATED_INTERNAL}/__cw_text`;
+    compiled.forEach(({ name }, rank) => {
+      module.removeFunction(name);
+      module.addFunction(
+        name,
+        binaryen.none,
+        binaryen.i32,
+        [],
+        module.call(textFn, [module.i32.const(rank)], binaryen.i32),
+      );
+    });
+    const used = compiled.map(({ slot }) => this.texts[slot]);
+    const { segment, metaBytes } = encodeSegment(used);
+    const scratch = (TEXTS_LOW + used.length * 2 + 15) & ~15;
+    const strings = scratch + 16;
+    // every text inflated: room for twice its UTF-8 bytes (>= its UTF-16) plus its header, 4-aligned
+    const need = used.reduce((n, t) => n + ((8 + Buffer.byteLength(t, "utf8") * 2 + 3) & ~3) + 4, 0);
+    if (strings + need > MEMORY_BASE)
+      throw new Error(
+        `texts-transform: ${used.length} texts need ${strings + need} bytes below --memoryBase ${MEMORY_BASE}`,
+      );
+    setGlobal(module, LAYOUT.next, strings);
+    setGlobal(module, LAYOUT.scratch, scratch);
+    setGlobal(module, LAYOUT.metaBytes, metaBytes);
+    fs.writeFileSync(process.env[TEXTS_FILE_ENV], segment);
   }
 }
