@@ -8,6 +8,7 @@ import * as path from "node:path";
 import Ajv from "ajv";
 import { Command } from "commander";
 import * as yaml from "js-yaml";
+import { validateSettings } from "../tools/host/evaluate";
 import { PolicyModule } from "../tools/host/guest";
 import { readPolicyMetadata } from "../tools/host/request";
 import { publishPlan } from "../tools/oci/commands";
@@ -178,5 +179,54 @@ test("a policy added under policies/ joins artifacthub, deploy/ and make push on
     assert.ok(publishPlan(undefined, tmp).some((t) => t.policy === "zz-new-injector"));
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+// The settings form of Artifact Hub / Rancher (questions-ui.yml) asks for every setting a policy's
+// README documents, and nothing else; each choice an enum question offers is a valid setting.
+const readmeSettings = (p: string): string[] => {
+  const readme = fs.readFileSync(path.join(ROOT, "policies", p, "README.md"), "utf8");
+  const section = readme.split(/^## /m).find((s) => s.startsWith("Settings")) ?? "";
+  return [...section.matchAll(/^\| `([A-Za-z]+)` \|/gm)].map((m) => m[1]);
+};
+interface Question {
+  variable: string;
+  type: string;
+  default?: unknown;
+  options?: string[];
+}
+const questionsOf = (p: string): Question[] =>
+  (yaml.load(fs.readFileSync(path.join(ROOT, "policies", p, "questions-ui.yml"), "utf8")) as { questions?: Question[] })
+    .questions ?? [];
+
+describe("questions-ui.yml asks for the settings the README documents", () => {
+  for (const p of POLICIES) {
+    test(p, () => {
+      assert.deepEqual(
+        questionsOf(p)
+          .map((q) => q.variable)
+          .sort(),
+        readmeSettings(p).sort(),
+      );
+    });
+    const enums = questionsOf(p).filter((q) => q.type === "enum");
+    if (enums.length === 0) continue;
+    test(`${p}: every choice of an enum question is a valid setting, and its default is one of them`, (t) => {
+      const wasm = path.join(ROOT, "policies", p, "annotated-policy.wasm");
+      if (!fs.existsSync(wasm)) return t.skip("not built (run `cachewarden build`)");
+      const module = PolicyModule.fromFile(wasm);
+      for (const q of enums) {
+        assert.ok(q.options && q.options.includes(String(q.default)), `${q.variable}: default ${String(q.default)}`);
+        for (const option of q.options) {
+          assert.deepEqual(
+            validateSettings(module, { settings: { [q.variable]: option } }),
+            { valid: true },
+            `${q.variable}: ${option}`,
+          );
+        }
+        // and the form's choices are not looser than the policy: another value is refused
+        assert.equal(validateSettings(module, { settings: { [q.variable]: "not-a-choice" } }).valid, false, q.variable);
+      }
+    });
   }
 });
