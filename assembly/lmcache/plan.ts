@@ -13,10 +13,9 @@ import {
   checkAnnotations,
   checkContainerFields,
   checkPodLists,
-  containerArgs,
   containerAt,
+  containerHasFlag,
   containerPath,
-  hasFlag,
   Plan,
 } from "../k8s/index";
 import {
@@ -161,8 +160,8 @@ export class Prepared {
   /** index of the target in spec.containers, and its name */
   target: i32 = -1;
   container: string = "";
-  /** the target's args as they arrived */
-  args: string[] = [];
+  /** the target already passes `--kv-transfer-config` in either form */
+  userHasKV: bool = false;
   injection: EngineInjection = new EngineInjection();
   /** the connection value (ConfigMap text verbatim, or the inline engine's JSON text) */
   kvText: string = "";
@@ -175,11 +174,6 @@ export class Prepared {
   pd: PdWiring = new PdWiring();
   /** success warnings, in their order */
   warnings: string[] = [];
-
-  /** the target already passes `--kv-transfer-config` in either form */
-  get userHasKV(): bool {
-    return hasFlag(this.args, KV_TRANSFER_CONFIG_FLAG);
-  }
 }
 
 /** Steps 1–16 of both injectors for one decoded `validate` payload: the Decision that ends the
@@ -274,8 +268,9 @@ export function prepareInjection<F>(
     const conflict = stagingConflict(pod, target.index, target.name, keys);
     if (conflict.length > 0) return Decision.skip(REASON_STAGING_CONFLICT, conflict);
   }
-  const args = containerArgs(container);
-  if (args === null) return invalidRequest(containerPath(target.index) + ".args is not an array of strings");
+  // read in place: 50,000 args are not decoded to look for one flag
+  const hasKV = containerHasFlag(container, KV_TRANSFER_CONFIG_FLAG);
+  if (hasKV < 0) return invalidRequest(containerPath(target.index) + ".args is not an array of strings");
   const mode = cbDecoder
     ? IpcMode.None
     : decideIpcMode(request.settings, injection.generation, out.kvText, idof<F>() == idof<CacheBlendFlavor>());
@@ -286,7 +281,7 @@ export function prepareInjection<F>(
 
   out.target = target.index;
   out.container = target.name;
-  out.args = args;
+  out.userHasKV = hasKV > 0;
   return null;
 }
 
