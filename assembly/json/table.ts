@@ -38,6 +38,11 @@ export const KEY_GAP_WIDE: i32 = 0x7ff;
 @inline export function slotStart(slot: usize): i32 {
   return load<i32>(slot, AT_START);
 }
+/** the end of the value whose record is at `slot` */
+// @ts-ignore: decorator
+@inline export function slotEnd(slot: usize): i32 {
+  return load<i32>(slot, AT_END);
+}
 /** the first value after the subtree of the value whose record is at `slot` */
 // @ts-ignore: decorator
 @inline export function slotNext(slot: usize): i32 {

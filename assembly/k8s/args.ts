@@ -169,10 +169,16 @@ export function appendTokensToArray(array: JsonValue, tokens: string[]): bool {
 /** Whether `array` is an array whose every item is a decodable string (what `stringItems` needs),
  *  read in place. */
 function isStringArray(array: JsonValue): bool {
-  if (!array.isArray()) return false;
-  const n = array.size();
-  for (let i = 0; i < n; i++) if (!array.itemIsDecodableString(i)) return false;
-  return true;
+  return array.isArray() && array.indexOfItemNotDecodableString() < 0;
+}
+
+/** the first item of `array` that is `flag` or starts with `flag=` (`hasFlag`'s test), from the
+ *  items that start with `flag` (most args are turned away on their first raw bytes), or -1 */
+function indexOfFlag(array: JsonValue, flag: string, withValue: string): i32 {
+  for (let i = array.indexOfItemStartingWith(flag); i >= 0; i = array.indexOfItemStartingWith(flag, i + 1)) {
+    if (array.itemStringStartsWith(i, flag, true) || array.itemStringStartsWith(i, withValue)) return i;
+  }
+  return -1;
 }
 
 /** `planApplyArg(stringItems(array), flag, value)` read in place: CacheBlend applies seven flags
@@ -180,32 +186,25 @@ function isStringArray(array: JsonValue): bool {
  *  JSON among them) seven times on a fresh instance's pages. */
 function planApplyArgInPlace(array: JsonValue, flag: string, value: string): ArgAction {
   const prefix = flag + "=";
-  const n = array.size();
-  for (let i = 0; i < n; i++) {
-    if (array.itemStringStartsWith(i, flag, true)) {
-      if (i + 1 < n) return new ArgAction(ArgActionKind.Replace, i + 1, [value]);
-      return new ArgAction(ArgActionKind.Append, -1, [value]);
-    }
-    if (array.itemStringStartsWith(i, prefix)) return new ArgAction(ArgActionKind.Replace, i, [prefix + value]);
-  }
-  return new ArgAction(ArgActionKind.Append, -1, [flag, value]);
+  const i = indexOfFlag(array, flag, prefix);
+  if (i < 0) return new ArgAction(ArgActionKind.Append, -1, [flag, value]);
+  if (!array.itemStringStartsWith(i, flag, true)) return new ArgAction(ArgActionKind.Replace, i, [prefix + value]);
+  if (i + 1 < array.size()) return new ArgAction(ArgActionKind.Replace, i + 1, [value]);
+  return new ArgAction(ArgActionKind.Append, -1, [value]);
 }
 
-/** applyArg on a JSON array of strings; false when it is not one. */
-export function applyArgToArray(array: JsonValue, flag: string, value: string): bool {
-  if (!isStringArray(array)) return false;
+/** applyArg on a JSON array of strings; false when it is not one (`checked`: the caller knows it
+ *  is, as `applyEdits` does after its checks, so the items are not read once more for it). */
+export function applyArgToArray(array: JsonValue, flag: string, value: string, checked: bool = false): bool {
+  if (checked ? !array.isArray() : !isStringArray(array)) return false;
   return applyArgActionToArray(array, planApplyArgInPlace(array, flag, value));
 }
 
-/** applyBareFlag on a JSON array of strings; false when it is not one. */
-export function applyBareFlagToArray(array: JsonValue, flag: string): bool {
-  if (!isStringArray(array)) return false;
+/** applyBareFlag on a JSON array of strings; false when it is not one (`checked` as above). */
+export function applyBareFlagToArray(array: JsonValue, flag: string, checked: bool = false): bool {
+  if (checked ? !array.isArray() : !isStringArray(array)) return false;
   // `hasFlag` in place: `flag` itself or `flag=…`
-  const withValue = flag + "=";
-  const n = array.size();
-  for (let i = 0; i < n; i++) {
-    if (array.itemStringStartsWith(i, flag, true) || array.itemStringStartsWith(i, withValue)) return true;
-  }
+  if (indexOfFlag(array, flag, flag + "=") >= 0) return true;
   return appendTokensToArray(array, [flag]);
 }
 
@@ -214,16 +213,9 @@ export function applyBareFlagToArray(array: JsonValue, flag: string): bool {
 export function containerHasFlag(container: JsonValue, flag: string): i32 {
   const args = container.getPresent("args");
   if (args === null) return 0;
-  if (!args.isArray()) return -1;
   // read in place: 50,000 args are not decoded to look for one flag
-  const withValue = flag + "=";
-  let found = false;
-  const n = args.size();
-  for (let i = 0; i < n; i++) {
-    if (!args.itemIsDecodableString(i)) return -1;
-    if (!found && (args.itemStringStartsWith(i, flag, true) || args.itemStringStartsWith(i, withValue))) found = true;
-  }
-  return found ? 1 : 0;
+  if (!isStringArray(args)) return -1;
+  return indexOfFlag(args, flag, flag + "=") >= 0 ? 1 : 0;
 }
 
 /** The container's `args` as strings: [] when unset, null when not an array of strings. */

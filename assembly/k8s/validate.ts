@@ -14,11 +14,9 @@ export function checkStringArray(node: JsonValue, field: string, path: string): 
   if (list === null) return "";
   // paths are only built for the detail of a failure
   if (!list.isArray()) return path + "." + field + " is not an array";
-  const n = list.size();
-  for (let i = 0; i < n; i++) {
-    if (!list.itemIsDecodableString(i)) return indexed(path + "." + field, i) + " is not a string";
-  }
-  return "";
+  // one walk over the items in place
+  const bad = list.indexOfItemNotDecodableString();
+  return bad >= 0 ? indexed(path + "." + field, bad) + " is not a string" : "";
 }
 
 /** `node.<field>` is unset or an array of objects, each with a string `name`. */
