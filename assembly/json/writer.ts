@@ -11,7 +11,7 @@ import {
 } from "./chars";
 import { JsonDoc } from "./document";
 import { ByteSink } from "./sink";
-import { keyEndOffset } from "./table";
+import { keyEndOffset, keyGap, keyLength, recordSlot, slotEnd, slotKeyWord, slotNext, slotStart } from "./table";
 import { JsonKind } from "./types";
 import { JsonValue } from "./value";
 
@@ -65,9 +65,10 @@ function writeRecordStep(
     writeTailStep(node, sink, stack, next, top, vi < 0 ? -1 - vi : 0, limit > node._vi + 1);
     return;
   }
+  if (!first) sink.writeByte(<u8>CHAR_COMMA);
+  if (writeCompactRun(doc, node._kind == JsonKind.Object, vi, limit, sink, next, top)) return;
   const after = table.next(vi);
   unchecked((next[top] = after <= vi ? -1 : after));
-  if (!first) sink.writeByte(<u8>CHAR_COMMA);
   const bytes = doc.bytes;
   if (node._kind == JsonKind.Object) {
     sink.writeByte(<u8>CHAR_QUOTE);
@@ -81,6 +82,58 @@ function writeRecordStep(
   } else if (!writeLeaf(child, sink)) {
     openContainer(child, sink, stack, next);
   }
+}
+
+/** Writes the untouched members from `vi` on whose source is compact — one comma between them and,
+ *  in an object, `"key":` before each value — as one copy of that source (the bytes are the ones
+ *  member-by-member writing gives), and sets `next[top]` past them; false, writing nothing, when
+ *  member `vi` does not start such a run. One edit of a list of 50,000 items or an object of
+ *  130,000 members re-emitted each of them separately. */
+function writeCompactRun(
+  doc: JsonDoc,
+  isObject: bool,
+  vi: i32,
+  limit: i32,
+  sink: ByteSink,
+  next: Array<i32>,
+  top: i32,
+): bool {
+  const table = doc.table;
+  // every index below `limit` is a record, read without per-field checks
+  limit = min(limit, table.count);
+  const records = changetype<usize>(table.data);
+  const from = compactStart(records, vi, isObject);
+  if (from < 0 || doc.existing(vi) !== null) return false;
+  const base = doc.bytes.dataStart;
+  let last = vi;
+  let end = slotEnd(recordSlot(records, vi));
+  let after = slotNext(recordSlot(records, vi));
+  while (
+    after > last &&
+    after < limit &&
+    <u32>load<u8>(base + <usize>end) == CHAR_COMMA &&
+    compactStart(records, after, isObject) == end + 1 &&
+    doc.existing(after) === null
+  ) {
+    last = after;
+    const slot = recordSlot(records, after);
+    end = slotEnd(slot);
+    after = slotNext(slot);
+  }
+  unchecked((next[top] = after <= last ? -1 : after));
+  sink.writeBytes(doc.bytes, from, end);
+  return true;
+}
+
+/** where member `i`'s compact source starts: its value, or in an object the quote before its key
+ *  when `":` joins key and value; -1 otherwise */
+// @ts-ignore: decorator
+@inline function compactStart(records: usize, i: i32, isObject: bool): i32 {
+  const slot = recordSlot(records, i);
+  const start = slotStart(slot);
+  if (!isObject) return start;
+  const w = slotKeyWord(slot);
+  return keyGap(w) == 2 ? start - 3 - keyLength(w) : -1;
 }
 
 /** writes item (or member) k of the tail added after `node`'s records (`afterRecords`: some record was written
