@@ -22,13 +22,25 @@ function scalarOf(kind: JsonKind, bytes: Uint8Array): JsonValue {
 /** whether the string literal at data[start, end) (quotes included) decodes to `text`, compared on
  *  the raw bytes when it has no escapes */
 function spanStringEquals(data: usize, start: i32, end: i32, text: string): bool {
+  const wanted = keyBytesFor(text);
+  return spanEqualsText(data, start, end, text, wanted, wanted !== null ? wanted.length : text.length);
+}
+
+/** spanStringEquals with `text`'s UTF-8 (null: ASCII) and its length `n` given. An escape decodes
+ *  to fewer bytes than it takes, so a body shorter than `n` never matches, one of `n` bytes only
+ *  without escapes, and only a longer one is searched for escapes: most names are turned away
+ *  by their length. */
+function spanEqualsText(data: usize, start: i32, end: i32, text: string, wanted: Uint8Array | null, n: i32): bool {
   const s = start + 1;
   const e = end - 1;
-  if (containsBackslash(data, s, e)) {
-    const d = decodeStringBody(data, s, e, true);
-    return d !== null && d == text;
+  const raw = data + <usize>s;
+  if (e - s == n) {
+    const same = wanted !== null ? memory.compare(raw, wanted.dataStart, <usize>n) == 0 : rawTextEquals(raw, n, text);
+    return same && !containsBackslash(data, s, e);
   }
-  return rawTextEquals(data + <usize>s, e - s, text);
+  if (e - s < n || !containsBackslash(data, s, e)) return false;
+  const d = decodeStringBody(data, s, e, true);
+  return d !== null && d == text;
 }
 
 /** whether the string literal at bytes[start, end) decodes to a string that starts with `prefix`
@@ -595,6 +607,62 @@ export class JsonValue {
     for (; pos < n; pos++) if (!this.itemIsDecodableString(pos)) return pos;
     return -1;
   }
+  /** the first index >= `from` whose item is not an object with a decodable string as its member
+   *  `key` (`optional`: or without it, or with null), or -1: what `itemKind`, `itemMemberKind` and
+   *  `itemMemberIsDecodableString` answer, in one walk over the records (a pod's env, volumes and
+   *  containers are checked item by item) */
+  indexOfItemWithoutStringMember(key: string, optional: bool = false, from: i32 = 0): i32 {
+    let pos = max(from, 0);
+    const doc = this._doc;
+    if (this._kind == JsonKind.Array && doc !== null && this.readsRecords()) {
+      const table = doc.table;
+      const data = doc.bytes.dataStart;
+      const records = changetype<usize>(table.data);
+      const limit = min(table.next(this._vi), table.count);
+      let vi = this.recordAt(doc, pos);
+      while (vi >= 0 && vi < limit) {
+        let ok = false;
+        if (doc.existing(vi) !== null) {
+          // the cursor is here, so the probes find the item without a walk
+          this._curPos = pos;
+          this._curVi = vi;
+          ok = this.itemHasStringMember(pos, key, optional);
+        } else if (<u32>load<u8>(data + <usize>slotStart(recordSlot(records, vi))) == CHAR_OPEN_BRACE) {
+          const mvi = doc.lastMember(vi, key);
+          if (mvi < 0) ok = optional;
+          else {
+            const slot = recordSlot(records, mvi);
+            const start = slotStart(slot);
+            const c = <u32>load<u8>(data + <usize>start);
+            ok =
+              c == CHAR_QUOTE
+                ? stringBodyDecodes(data, start + 1, slotEnd(slot) - 1)
+                : optional && kindOfLeadByte(c) == JsonKind.Null;
+          }
+        }
+        if (!ok) return pos;
+        const next = slotNext(recordSlot(records, vi));
+        if (next <= vi) break;
+        // the cursor follows, so the tail below is reached without another walk
+        this._curPos = pos;
+        this._curVi = vi;
+        vi = next;
+        pos++;
+      }
+      if (vi < 0) pos = max(pos, this.recordCount(doc));
+    }
+    // the pushed tail, or a list not read from the records
+    const size = this.size();
+    for (; pos < size; pos++) if (!this.itemHasStringMember(pos, key, optional)) return pos;
+    return -1;
+  }
+  /** item `i` is an object whose member `key` is a decodable string (`optional`: or is absent or null) */
+  private itemHasStringMember(i: i32, key: string, optional: bool): bool {
+    if (this.itemKind(i) != <i32>JsonKind.Object) return false;
+    const kind = this.itemMemberKind(i, key);
+    if (kind < 0 || kind == JsonKind.Null) return optional;
+    return this.itemMemberIsDecodableString(i, key);
+  }
   /** what `at(i)` then `memberKind(key)` answers (-1 also when item `i` is not an object) */
   itemMemberKind(i: i32, key: string): i32 {
     const p = this.locateItemMember(i, key, -1);
@@ -634,19 +702,26 @@ export class JsonValue {
     }
     const table = doc.table;
     const data = doc.bytes.dataStart;
-    const limit = table.next(this._vi);
+    const records = changetype<usize>(table.data);
+    // every index below `limit` is a record, read without per-field checks
+    const limit = min(table.next(this._vi), table.count);
+    // the text's bytes once for the walk, not once per item
+    const wanted = keyBytesFor(text);
+    const n = wanted !== null ? wanted.length : text.length;
     let vi = this.recordAt(doc, pos);
     while (vi >= 0 && vi < limit) {
       const node = doc.existing(vi);
       let found = false;
       if (node !== null) {
         found = node.stringEquals(key, text);
-      } else if (<u32>load<u8>(data + <usize>table.start(vi)) == CHAR_OPEN_BRACE) {
+      } else if (<u32>load<u8>(data + <usize>slotStart(recordSlot(records, vi))) == CHAR_OPEN_BRACE) {
         const mvi = doc.lastMember(vi, key);
         if (mvi >= 0) {
-          const start = table.start(mvi);
+          const slot = recordSlot(records, mvi);
+          const start = slotStart(slot);
           found =
-            <u32>load<u8>(data + <usize>start) == CHAR_QUOTE && spanStringEquals(data, start, table.end(mvi), text);
+            <u32>load<u8>(data + <usize>start) == CHAR_QUOTE &&
+            spanEqualsText(data, start, slotEnd(slot), text, wanted, n);
         }
       }
       if (found) {
@@ -655,7 +730,7 @@ export class JsonValue {
         this._curVi = vi;
         return pos;
       }
-      const next = table.next(vi);
+      const next = slotNext(recordSlot(records, vi));
       if (next <= vi) break;
       vi = next;
       pos++;

@@ -24,15 +24,12 @@ export function checkNamedObjectArray(node: JsonValue, field: string, path: stri
   const list = node.getPresent(field);
   if (list === null) return "";
   if (!list.isArray()) return path + "." + field + " is not an array";
-  const n = list.size();
-  for (let i = 0; i < n; i++) {
-    // probed without a node per item
-    let problem = NamedObjectProblem.None;
-    if (list.itemKind(i) != <i32>JsonKind.Object) problem = NamedObjectProblem.NotObject;
-    else if (!list.itemMemberIsDecodableString(i, "name")) problem = NamedObjectProblem.NameNotString;
-    if (problem != NamedObjectProblem.None) return namedObjectDetail(problem, indexed(path + "." + field, i));
-  }
-  return "";
+  // one walk over the items, without a node per item
+  const i = list.indexOfItemWithoutStringMember("name");
+  if (i < 0) return "";
+  const problem =
+    list.itemKind(i) != <i32>JsonKind.Object ? NamedObjectProblem.NotObject : NamedObjectProblem.NameNotString;
+  return namedObjectDetail(problem, indexed(path + "." + field, i));
 }
 
 /** `node.<field>` is unset or an array (items unchecked). */
@@ -80,18 +77,15 @@ export function checkEnvList(container: JsonValue, path: string): string {
   const env = container.getPresent("env");
   if (env === null) return "";
   if (!env.isArray()) return path + ".env is not an array";
-  const n = env.size();
-  let firstBadValue = -1;
-  for (let i = 0; i < n; i++) {
-    if (env.itemKind(i) != <i32>JsonKind.Object)
-      return namedObjectDetail(NamedObjectProblem.NotObject, indexed(path + ".env", i));
-    if (!env.itemMemberIsDecodableString(i, "name"))
-      return namedObjectDetail(NamedObjectProblem.NameNotString, indexed(path + ".env", i));
-    if (firstBadValue >= 0) continue;
-    const kind = env.itemMemberKind(i, "value");
-    if (kind >= 0 && kind != JsonKind.Null && !env.itemMemberIsDecodableString(i, "value")) firstBadValue = i;
+  // one walk for the names, and one for the values only when every name is fine
+  const i = env.indexOfItemWithoutStringMember("name");
+  if (i >= 0) {
+    const problem =
+      env.itemKind(i) != <i32>JsonKind.Object ? NamedObjectProblem.NotObject : NamedObjectProblem.NameNotString;
+    return namedObjectDetail(problem, indexed(path + ".env", i));
   }
-  if (firstBadValue >= 0) return indexed(path + ".env", firstBadValue) + ".value is not a string";
+  const bad = env.indexOfItemWithoutStringMember("value", true);
+  if (bad >= 0) return indexed(path + ".env", bad) + ".value is not a string";
   return "";
 }
 
