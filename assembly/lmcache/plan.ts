@@ -86,6 +86,9 @@ export class Decision {
   container: string = "";
   /** Wire only: success warnings after the kv-transfer-config-present one (/dev/shm, ignored role) */
   warnings: string[] = [];
+  /** step 3 found the annotations readable (every value a string), so a skip stamps them without
+   *  reading every value again (one may be 1.5 MB of escapes) */
+  annotationsChecked: bool = false;
 
   static pass(): Decision {
     return new Decision();
@@ -162,6 +165,8 @@ export class Prepared {
   container: string = "";
   /** the target already passes `--kv-transfer-config` in either form */
   userHasKV: bool = false;
+  /** step 3 passed (see Decision.annotationsChecked) */
+  annotationsChecked: bool = false;
   injection: EngineInjection = new EngineInjection();
   /** the connection value (ConfigMap text verbatim, or the inline engine's JSON text) */
   kvText: string = "";
@@ -184,6 +189,17 @@ export function prepareInjection<F>(
   keys: EngineKeys,
   out: Prepared,
 ): Decision | null {
+  const end = prepareSteps<F>(decoded, lookups, keys, out);
+  if (end !== null) end.annotationsChecked = out.annotationsChecked;
+  return end;
+}
+
+function prepareSteps<F>(
+  decoded: DecodedRequest,
+  lookups: KubernetesLookups,
+  keys: EngineKeys,
+  out: Prepared,
+): Decision | null {
   // 1. the payload and `request` could be read
   const request = decoded.request;
   if (request === null) return invalidRequest(decoded.error);
@@ -195,6 +211,7 @@ export function prepareInjection<F>(
   // 3. object, metadata and annotations have the shapes the skip annotation needs
   const shape = checkAnnotations(pod);
   if (shape.length > 0) return invalidRequest(shape);
+  out.annotationsChecked = true;
 
   // 4. injected guard: exactly "true"
   if (annotationEquals(pod, keys.injectedAnnotation, INJECTED_VALUE)) return Decision.pass();
@@ -371,6 +388,7 @@ export function wireDecision(prepared: Prepared): Decision {
   decision.container = prepared.container;
   decision.userHasKV = prepared.userHasKV;
   decision.warnings = prepared.warnings;
+  decision.annotationsChecked = prepared.annotationsChecked;
   return decision;
 }
 
