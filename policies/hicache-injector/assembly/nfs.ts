@@ -2,7 +2,7 @@
 // mount, and for each the existing entries it must equal. Only decides; the caller turns the
 // `append*` answers into edits.
 import { JsonValue } from "../../../assembly/json/index";
-import { envVar, itemNamed } from "../../../assembly/k8s/index";
+import { envVar } from "../../../assembly/k8s/index";
 import {
   HICACHE_L3_VOLUME,
   HICACHE_STORAGE_DIR_ENV,
@@ -157,9 +157,14 @@ export function planNfs(container: JsonValue, spec: JsonValue | null, b: HiCache
   let envCount = 0;
   let envEqual = true;
   if (env !== null) {
-    for (let i = 0; i < env.size(); i++) {
+    // the entries of that name found by a walk over the records: no node per entry
+    for (
+      let i = env.indexOfItemWithString("name", HICACHE_STORAGE_DIR_ENV);
+      i >= 0;
+      i = env.indexOfItemWithString("name", HICACHE_STORAGE_DIR_ENV, i + 1)
+    ) {
       const e = env.at(i);
-      if (e === null || !itemNamed(e, HICACHE_STORAGE_DIR_ENV)) continue;
+      if (e === null) continue;
       envCount++;
       if (!envMatches(e, b)) envEqual = false;
     }
@@ -176,9 +181,13 @@ export function planNfs(container: JsonValue, spec: JsonValue | null, b: HiCache
   let volumeCount = 0;
   let volumeEqual = true;
   if (volumes !== null) {
-    for (let i = 0; i < volumes.size(); i++) {
+    for (
+      let i = volumes.indexOfItemWithString("name", HICACHE_L3_VOLUME);
+      i >= 0;
+      i = volumes.indexOfItemWithString("name", HICACHE_L3_VOLUME, i + 1)
+    ) {
       const v = volumes.at(i);
-      if (v === null || !itemNamed(v, HICACHE_L3_VOLUME)) continue;
+      if (v === null) continue;
       volumeCount++;
       if (!volumeMatches(v, b)) volumeEqual = false;
     }
@@ -193,10 +202,16 @@ export function planNfs(container: JsonValue, spec: JsonValue | null, b: HiCache
   let mountCount = 0;
   let mountEqual = true;
   if (mounts !== null) {
-    for (let i = 0; i < mounts.size(); i++) {
+    const n = mounts.size();
+    for (let i = 0; i < n; i++) {
+      // probed in place: a node only for a mount that matches
+      if (
+        !mounts.itemStringEquals(i, "name", HICACHE_L3_VOLUME) &&
+        !mounts.itemStringEquals(i, "mountPath", b.mountPath)
+      )
+        continue;
       const m = mounts.at(i);
-      if (m === null || !m.isObject()) continue;
-      if (!itemNamed(m, HICACHE_L3_VOLUME) && !stringIs(m, "mountPath", b.mountPath)) continue;
+      if (m === null) continue;
       mountCount++;
       if (!mountMatches(m, b)) mountEqual = false;
     }
