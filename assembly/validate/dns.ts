@@ -49,6 +49,26 @@ export function matchesDns1123SubdomainPattern(s: string): bool {
   return true;
 }
 
+/** `isDns1123Subdomain` of the UTF-8 text [s, e) at `data` (a valid name is ASCII, so its bytes
+ *  are its characters), read without a string. */
+export function isDns1123SubdomainBytes(data: usize, s: i32, e: i32): bool {
+  if (e - s > DNS1123_SUBDOMAIN_MAX_LENGTH) return false;
+  let start = s;
+  for (let i = s; i <= e; i++) {
+    if (i == e || load<u8>(data + <usize>i) == 0x2e) {
+      // one label: [a-z0-9]([-a-z0-9]*[a-z0-9])?
+      if (i <= start) return false;
+      if (!isLowerAlnum(load<u8>(data + <usize>start)) || !isLowerAlnum(load<u8>(data + <usize>(i - 1)))) return false;
+      for (let k = start + 1; k < i - 1; k++) {
+        const c = <i32>load<u8>(data + <usize>k);
+        if (!isLowerAlnum(c) && c != 0x2d) return false;
+      }
+      start = i + 1;
+    }
+  }
+  return true;
+}
+
 /** True when every dot-separated label of `s` has at most 63 characters (V1 hostname rule). */
 export function labelsAtMost63(s: string): bool {
   let start = 0;

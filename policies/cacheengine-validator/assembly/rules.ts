@@ -13,6 +13,7 @@ import {
   dns1123SubdomainErrors,
   dns1123LabelErrors,
   isDns1123Subdomain,
+  isDns1123SubdomainBytes,
   containsWhitespaceOrControl,
   readObjectAt,
   readListAt,
@@ -200,6 +201,9 @@ function rejectUnsupportedPullPolicy(image: JsonValue, at: Path, errs: FieldErro
 // probed without nodes: a valid item costs no allocation but its name, and once the error list is
 // full every other item is only counted.
 function validPullSecretAt(list: JsonValue, i: i32): bool {
+  // a name without escapes is checked on its bytes; an escaped one may still decode to a valid name
+  const raw = list.itemMemberRawTest(i, "name", isDns1123SubdomainBytes);
+  if (raw != -2) return raw == 1;
   const name = list.itemStringOrNull(i, "name");
   return name !== null && name.length > 0 && isDns1123Subdomain(name);
 }
