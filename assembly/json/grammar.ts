@@ -380,12 +380,19 @@ export class Validator {
       const c = <u32>load<u8>(base + <usize>p);
       if (c == CHAR_QUOTE) return p + 1;
       if (c == CHAR_BACKSLASH) {
-        // a run of two-byte escapes (a hostile string can be 1.5 MB of `\\`) without a call each
+        // a run of escapes (a hostile string can be 1.5 MB of `\\` or of `\u0001`) without a call
+        // or a search each
         let inRun = true;
-        while (inRun && p + 1 < n && isShortEscape(<u32>load<u8>(base + <usize>p + 1))) {
-          this.sawEscape = true;
-          p += 2;
-          inRun = p < n && <u32>load<u8>(base + <usize>p) == CHAR_BACKSLASH;
+        while (inRun && p + 1 < n) {
+          const d = <u32>load<u8>(base + <usize>p + 1);
+          // the escape's width; 0 ends the run (escape() below reports a bad one)
+          const w = isShortEscape(d) ? 2 : d == CHAR_LOWER_U && p + 6 <= n && hex4(base, p + 2) >= 0 ? 6 : 0;
+          if (w == 0) inRun = false;
+          else {
+            this.sawEscape = true;
+            p += w;
+            inRun = p < n && <u32>load<u8>(base + <usize>p) == CHAR_BACKSLASH;
+          }
         }
         if (p < n && <u32>load<u8>(base + <usize>p) == CHAR_BACKSLASH) {
           p = this.escape(p);
@@ -541,15 +548,20 @@ export function stringBodyDecodes(base: usize, s: i32, e: i32): bool {
 /**
  * Decodes the already-validated string body [s, e) (no quotes) into a string. A lone-surrogate
  * escape is kept as that code unit when `strict` is false and makes the result null when true.
- * Two passes (count, then fill the string in place) so no raw buffer outlives an allocation.
+ * One pass into the string itself, cut to length after (no raw buffer outlives the call).
  */
 export function decodeStringBody(base: usize, s: i32, e: i32, strict: bool): string | null {
   if (!containsBackslash(base, s, e)) return String.UTF8.decodeUnsafe(base + <usize>s, <usize>(e - s));
-  const units = decodeUnits(base, s, e, strict, 0);
-  if (units < 0) return null;
-  const out = changetype<string>(__new((<usize>units) << 1, idof<string>()));
-  decodeUnits(base, s, e, strict, changetype<usize>(out));
-  return out;
+  // one pass into room for the most units the body can hold (one per byte), then the string is
+  // cut to what was written: it is the last allocation, so the runtime gives the rest back in
+  // place (a count pass first was a second walk over 1.5 MB of escapes)
+  const room = changetype<usize>(__new((<usize>(e - s)) << 1, idof<string>()));
+  const units = decodeUnits(base, s, e, strict, room);
+  if (units < 0) {
+    __renew(room, 0);
+    return null;
+  }
+  return changetype<string>(__renew(room, (<usize>units) << 1));
 }
 
 /** One decoding pass: counts the UTF-16 units (and stores them when `out` is not 0); -1 for a

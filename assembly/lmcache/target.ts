@@ -50,14 +50,17 @@ export function resolveTargetContainer(
   let wanted = trimGoSpace(annotationValue);
   if (wanted.length == 0 && injection.hasTargetContainer) wanted = trimGoSpace(injection.targetContainer);
 
-  const n = list.size();
   if (wanted.length == 0) return containerAtIndex(list, 0);
-  for (let i = 0; i < n; i++) {
-    if (list.itemKind(i) != <i32>JsonKind.Object) return malformed(containerPath(i) + " is not an object");
-    // compared on the raw bytes: no node or decoded name per container
-    if (!list.itemMemberIsDecodableString(i, "name")) return malformed(containerPath(i) + ".name is not a string");
-    if (list.itemStringEquals(i, "name", wanted)) return new TargetContainer(TargetOutcome.Found, i, wanted, "");
+  // two walks over the records, compared on the raw bytes (no node or decoded name per container):
+  // the first container named so, and the first that is not an object with a string name; the
+  // earlier of the two decides, as one pass in order would
+  const found = list.indexOfItemWithString("name", wanted);
+  const bad = list.indexOfItemWithoutStringMember("name");
+  if (bad >= 0 && (found < 0 || bad < found)) {
+    if (list.itemKind(bad) != <i32>JsonKind.Object) return malformed(containerPath(bad) + " is not an object");
+    return malformed(containerPath(bad) + ".name is not a string");
   }
+  if (found >= 0) return new TargetContainer(TargetOutcome.Found, found, wanted, "");
   return new TargetContainer(TargetOutcome.NotFound, -1, "", detailNoContainerNamed(wanted));
 }
 
