@@ -183,8 +183,10 @@ export function readStringMapAt(
   if (!v.isObject()) return wrongType<JsonValue | null>(at, key, v, MUST_BE_STRING_MAP, null, errs);
   const n = v.size();
   for (let i = 0; i < n; i++) {
+    // a string member is probed in place; a node only for one that is not (null is fine)
+    if (v.itemIsDecodableString(i)) continue;
     const member = v.at(i);
-    if (member !== null && !member.isNull() && !member.isDecodableString()) {
+    if (member !== null && !member.isNull()) {
       return wrongType<JsonValue | null>(at, key, v, MUST_BE_STRING_MAP, null, errs);
     }
   }

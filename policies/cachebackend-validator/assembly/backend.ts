@@ -20,6 +20,7 @@ import {
 } from "../../../assembly/validate/index";
 import { KERNEL_CHECK_ANNOTATION } from "../../../assembly/keys/index";
 import { Quantity, readQuantityAt, readQuantityValue } from "../../../assembly/validate/quantity";
+import { StringSet } from "../../../assembly/util/stringset";
 
 // ---- names of the API (docs/policies/cachebackend-validator.md#fields) ----
 // @ts-ignore: decorator
@@ -289,16 +290,18 @@ function readStringItems(parent: JsonValue | null, key: string, at: Path, errs: 
   const bad = new Array<bool>(n);
   const listPath = at.child(key);
   for (let i = 0; i < n; i++) {
-    const item = list.at(i);
     items[i] = "";
     bad[i] = false;
-    if (item === null || item.isNull()) continue; // decodes to ""
-    const s = item.asString();
-    if (s.ok) items[i] = s.value;
-    else {
-      bad[i] = true;
-      errs.add(invalidJsonValue(listPath.index(i), item, MUST_BE_STRING));
+    // a string item is decoded in place; a node only for one that is not
+    const s = list.itemStringValue(i);
+    if (s !== null) {
+      items[i] = s;
+      continue;
     }
+    const item = list.at(i);
+    if (item === null || item.isNull()) continue; // decodes to ""
+    bad[i] = true;
+    errs.add(invalidJsonValue(listPath.index(i), item, MUST_BE_STRING));
   }
   return new StringItems(true, items, bad);
 }
@@ -533,14 +536,13 @@ function readQuantityMap(
 /** The distinct member names of an object (a repeated key is one map entry), sorted: the order
  *  map-iterating rules report in (V4). */
 function sortedKeys(map: JsonValue): string[] {
-  const seen = new Set<string>();
-  const keys = new Array<string>();
   const n = map.size();
+  // sized once: the standard Set rehashed as it grew, each outgrown table left allocated
+  const seen = new StringSet(n);
+  const keys = new Array<string>();
   for (let i = 0; i < n; i++) {
     const key = map.keyAt(i);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    keys.push(key);
+    if (seen.add(key)) keys.push(key);
   }
   keys.sort((x: string, y: string): i32 => (x < y ? -1 : x > y ? 1 : 0));
   return keys;

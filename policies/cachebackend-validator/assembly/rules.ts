@@ -683,8 +683,8 @@ function checkEngineOverrides(b: Backend, adapter: i32, errs: FieldErrorList): v
   const args = reservedArgs(<RuntimeAdapter>adapter);
   const env = reservedEnv(<RuntimeAdapter>adapter);
   for (let i = 0; i < b.args.items.length; i++) {
-    const flag = leadingFlag(b.args.items[i]);
-    if (!b.args.bad[i] && flag.length > 0 && containsString(args, flag)) {
+    const flag = b.args.bad[i] ? "" : reservedLeadingFlag(b.args.items[i], args);
+    if (flag.length > 0) {
       if (errs.full) errs.omit();
       else errs.add(forbidden(ov.child("args").index(i), reservedArgDetail(flag, rid)));
     }
@@ -735,6 +735,19 @@ function sourceCount(valueFrom: JsonValue): i32 {
 
 /** The flag an `args` entry sets: for `-`-prefixed entries the text before the first `=`;
  *  "" for a positional entry. */
+/** The reserved flag `leadingFlag(arg)` is, or "" when it is none of `reserved`: compared in
+ *  place, without a substring per arg (engineOverrides.args can hold 50,000 of them). */
+function reservedLeadingFlag(arg: string, reserved: string[]): string {
+  if (!arg.startsWith("-")) return "";
+  const eq = arg.indexOf("=");
+  const len = eq < 0 ? arg.length : eq;
+  for (let k = 0; k < reserved.length; k++) {
+    const r = unchecked(reserved[k]);
+    if (r.length == len && arg.startsWith(r)) return r;
+  }
+  return "";
+}
+
 export function leadingFlag(arg: string): string {
   if (!arg.startsWith("-")) return "";
   const eq = arg.indexOf("=");
