@@ -249,6 +249,39 @@ describe("json grammar: runs of escapes", () => {
     }
   });
 
+  it("walks a run of \\u escapes and stops at a bad one where it is", () => {
+    roundTrips('"' + "\\u0001".repeat(1000) + '"');
+    roundTrips('"\\u0001\\n\\u00e9\\\\\\ud83d\\ude00x"');
+    const cases = ['"\\u0001\\u00g1"', '"\\u0001\\u12"', '"\\u0001\\q"'];
+    const offsets = [7, 7, 7];
+    for (let i = 0; i < cases.length; i++) {
+      const r = parseJsonString(cases[i]);
+      expect(r.ok).toBe(false, cases[i]);
+      expect(r.error.startsWith("invalid escape")).toBe(true, cases[i] + ": " + r.error);
+      expect(r.offset).toBe(offsets[i], cases[i]);
+    }
+  });
+
+  it("finds a lone surrogate among \\u escapes; a pair is fine", () => {
+    const v = parseJsonString(
+      '["' +
+        "\\u0001".repeat(50) +
+        '\\ud83d\\ude00","' +
+        "\\u0001".repeat(50) +
+        '\\ud83dx","\\ude00","\\ud83d\\u0041","' +
+        "\\u0001".repeat(50) +
+        '"]',
+    ).value!;
+    expect(v.itemIsDecodableString(0)).toBe(true);
+    expect(v.at(0)!.asString().value).toBe("\u0001".repeat(50) + "😀");
+    expect(v.itemIsDecodableString(1)).toBe(false);
+    expect(v.itemIsDecodableString(2)).toBe(false);
+    expect(v.itemIsDecodableString(3)).toBe(false);
+    expect(v.itemIsDecodableString(4)).toBe(true);
+    expect(v.at(4)!.asString().value).toBe("\u0001".repeat(50));
+    expect(v.at(1)!.asString().ok).toBe(false);
+  });
+
   it("decodes a run of escapes, and finds a lone surrogate after one", () => {
     const v = parseJsonString('["' + "\\\\".repeat(20) + '\\"","' + "\\\\".repeat(9) + '\\ud800"]').value!;
     expect(v.at(0)!.asString().value).toBe("\\".repeat(20) + '"');

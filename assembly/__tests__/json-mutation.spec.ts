@@ -328,6 +328,87 @@ describe("json item probes", () => {
     expect(parse('{"name":"a"}').indexOfItemWithString("name", "a")).toBe(-1);
   });
 
+  it("indexOfItemStartingWith finds the items a prefix test holds for, escaped, changed and pushed ones too", () => {
+    const doc = parse('["--a","--kv",1,"--kv=1","\\u002d-kv","--k","-","--kv-x",{"a":"--kv"}]');
+    doc.push(JsonValue.str("--kv=tail"));
+    const found = new Array<i32>();
+    for (let i = doc.indexOfItemStartingWith("--kv"); i >= 0; i = doc.indexOfItemStartingWith("--kv", i + 1))
+      found.push(i);
+    expect(found).toStrictEqual([1, 3, 4, 7, 9]);
+    for (let i = 0; i < doc.size(); i++)
+      expect(found.includes(i)).toBe(doc.itemStringStartsWith(i, "--kv"), i.toString());
+    expect(doc.indexOfItemStartingWith("--kv", 10)).toBe(-1);
+    expect(doc.indexOfItemStartingWith("é")).toBe(-1);
+    // a handed-out item changed since parsing is tested as it is now
+    doc.replace(0, JsonValue.str("--kv"));
+    expect(doc.indexOfItemStartingWith("--kv")).toBe(0);
+    expect(parse('["\u00e9x"]').indexOfItemStartingWith("é")).toBe(0);
+    expect(parse('{"a":"--kv"}').indexOfItemStartingWith("--kv")).toBe(0);
+  });
+
+  it("indexOfItemNotDecodableString finds the first item that is not a decodable string", () => {
+    expect(parse('["a","b\\n"]').indexOfItemNotDecodableString()).toBe(-1);
+    expect(parse('["a",null]').indexOfItemNotDecodableString()).toBe(1);
+    expect(parse('["a","\\ud800",1]').indexOfItemNotDecodableString()).toBe(1);
+    const doc = parse('["a","b"]');
+    doc.push(JsonValue.str("c"));
+    expect(doc.indexOfItemNotDecodableString()).toBe(-1);
+    doc.push(JsonValue.int(1));
+    expect(doc.indexOfItemNotDecodableString()).toBe(3);
+    doc.at(1)!; // a handed-out item is read through its node
+    expect(doc.indexOfItemNotDecodableString()).toBe(3);
+    expect(parse("[]").indexOfItemNotDecodableString()).toBe(-1);
+  });
+
+  it("indexOfItemWithoutStringMember answers as itemKind, itemMemberKind and itemMemberIsDecodableString", () => {
+    const doc = parse(
+      '[{"name":"a","value":"x"},{"name":"b"},{"name":"c","value":null},{"name":"d","value":1},{"name":1},"e",{"value":"f"},{"name":"\\ud800"}]',
+    );
+    expect(doc.indexOfItemWithoutStringMember("name")).toBe(4);
+    expect(doc.indexOfItemWithoutStringMember("name", false, 5)).toBe(5);
+    expect(doc.indexOfItemWithoutStringMember("name", false, 6)).toBe(6);
+    expect(doc.indexOfItemWithoutStringMember("name", false, 7)).toBe(7);
+    expect(doc.indexOfItemWithoutStringMember("name", false, 8)).toBe(-1);
+    expect(doc.indexOfItemWithoutStringMember("value", true)).toBe(3);
+    expect(doc.indexOfItemWithoutStringMember("value", true, 4)).toBe(5);
+    // a changed item and a pushed one are read as they are now
+    doc.at(4)!.set("name", JsonValue.str("g"));
+    const fine = parse('[{"name":"a"}]');
+    fine.push(JsonValue.object());
+    expect(fine.indexOfItemWithoutStringMember("name")).toBe(1);
+    expect(fine.indexOfItemWithoutStringMember("name", true)).toBe(-1);
+    expect(doc.indexOfItemWithoutStringMember("name")).toBe(5);
+  });
+
+  it("itemMemberRawTest tests an unescaped string member's bytes and says when it cannot", () => {
+    const doc = parse('[{"name":"abc"},{"name":"a\\u0062c"},{"name":1},"x",{"name":"Abc"}]');
+    const lower = (data: usize, s: i32, e: i32): bool => {
+      for (let i = s; i < e; i++) if (load<u8>(data + <usize>i) < 0x61) return false;
+      return true;
+    };
+    expect(doc.itemMemberRawTest(0, "name", lower)).toBe(1);
+    expect(doc.itemMemberRawTest(1, "name", lower)).toBe(-2);
+    expect(doc.itemMemberRawTest(2, "name", lower)).toBe(-1);
+    expect(doc.itemMemberRawTest(3, "name", lower)).toBe(-1);
+    expect(doc.itemMemberRawTest(4, "name", lower)).toBe(0);
+    expect(doc.itemMemberRawTest(9, "name", lower)).toBe(-1);
+  });
+
+  it("a dirty list's untouched items are written as they were, compact or not", () => {
+    const compact = parse('{"a":[1,"x",{"b":2}],"c":{"d":1,"e\\n":[2],"f":"g"}}');
+    child(compact, "a").push(JsonValue.int(3));
+    child(compact, "c").set("h", JsonValue.int(4));
+    expect(compact.toString()).toBe('{"a":[1,"x",{"b":2},3],"c":{"d":1,"e\\n":[2],"f":"g","h":4}}');
+    const spaced = parse('{"a":[1, "x" ,{"b" : 2}],"c":{"d" :1, "e":[ 2 ],"f":"g"}}');
+    child(spaced, "a").push(JsonValue.int(3));
+    child(spaced, "c").set("h", JsonValue.int(4));
+    expect(spaced.toString()).toBe('{"a":[1,"x",{"b" : 2},3],"c":{"d":1,"e":[ 2 ],"f":"g","h":4}}');
+    // a changed member in the middle: the runs before and after it
+    const middle = parse('[1,2,{"x":1},4,5]');
+    middle.at(2)!.set("x", JsonValue.int(9));
+    expect(middle.toString()).toBe('[1,2,{"x":9},4,5]');
+  });
+
   it("answer -1, null and false for something that is not an array", () => {
     const doc = parse('{"name":"a"}');
     expect(doc.itemKind(0)).toBe(-1);

@@ -7,6 +7,7 @@ import {
   dns1123SubdomainErrors,
   isDns1123Label,
   isDns1123Subdomain,
+  isDns1123SubdomainBytes,
 } from "../validate/index";
 
 function repeat(c: string, n: i32): string {
@@ -80,6 +81,29 @@ describe("DNS-1123 subdomain", () => {
     for (let i = 0; i < ok.length; i++) {
       expect(isDns1123Subdomain(ok[i])).toBe(true, ok[i]);
       expect(dns1123SubdomainErrors(ok[i]).length).toBe(0, ok[i]);
+    }
+  });
+  it("isDns1123SubdomainBytes agrees with isDns1123Subdomain on the UTF-8 bytes", () => {
+    const s253 = repeat("a", 63) + "." + repeat("b", 63) + "." + repeat("c", 63) + "." + repeat("d", 61);
+    const texts = [
+      "a",
+      "example.com",
+      "a.b.c",
+      "",
+      "Payload_Pull",
+      ".a",
+      "a.",
+      "a..b",
+      "a-.b",
+      "é",
+      "aé",
+      s253,
+      s253 + "e",
+      "-a",
+    ];
+    for (let i = 0; i < texts.length; i++) {
+      const bytes = Uint8Array.wrap(String.UTF8.encode(texts[i]));
+      expect(isDns1123SubdomainBytes(bytes.dataStart, 0, bytes.length)).toBe(isDns1123Subdomain(texts[i]), texts[i]);
     }
   });
   it("rejects pattern violations with one message", () => {
