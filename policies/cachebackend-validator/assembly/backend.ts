@@ -20,7 +20,6 @@ import {
 } from "../../../assembly/validate/index";
 import { KERNEL_CHECK_ANNOTATION } from "../../../assembly/keys/index";
 import { Quantity, readQuantityAt, readQuantityValue } from "../../../assembly/validate/quantity";
-import { StringSet } from "../../../assembly/util/stringset";
 
 // ---- names of the API (docs/policies/cachebackend-validator.md#fields) ----
 // @ts-ignore: decorator
@@ -536,13 +535,14 @@ function readQuantityMap(
 /** The distinct member names of an object (a repeated key is one map entry), sorted: the order
  *  map-iterating rules report in (V4). */
 function sortedKeys(map: JsonValue): string[] {
-  const n = map.size();
-  // sized once: the standard Set rehashed as it grew, each outgrown table left allocated
-  const seen = new StringSet(n);
+  const seen = new Set<string>();
   const keys = new Array<string>();
+  const n = map.size();
   for (let i = 0; i < n; i++) {
     const key = map.keyAt(i);
-    if (seen.add(key)) keys.push(key);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    keys.push(key);
   }
   keys.sort((x: string, y: string): i32 => (x < y ? -1 : x > y ? 1 : 0));
   return keys;
