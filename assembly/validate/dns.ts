@@ -1,7 +1,7 @@
 // DNS-1123 label and subdomain checks with the Kubernetes `IsDNS1123Label` /
 // `IsDNS1123Subdomain` message texts (docs/shared-rules.md#dns-1123). Lengths are UTF-8 byte
 // lengths, as Go's `len` counts them.
-import { isAsciiDigit, isAsciiLower, utf8Length } from "./chars";
+import { utf8Length } from "./chars";
 
 export const DNS1123_LABEL_MAX_LENGTH: i32 = 63;
 export const DNS1123_SUBDOMAIN_MAX_LENGTH: i32 = 253;
@@ -21,8 +21,11 @@ export const DNS1123_LABEL_PATTERN_MESSAGE =
 export const DNS1123_SUBDOMAIN_PATTERN_MESSAGE =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
+// inlined: it is called per character of every name checked
+// @ts-ignore: decorator
+@inline
 function isLowerAlnum(c: i32): bool {
-  return isAsciiLower(c) || isAsciiDigit(c);
+  return <u32>(c - 0x61) < 26 || <u32>(c - 0x30) < 10;
 }
 
 /** Regex `[a-z0-9]([-a-z0-9]*[a-z0-9])?` over `s[start, end)` (no length limit). */

@@ -136,8 +136,17 @@ export function goQuote(s: string): string {
 export function goQuotedLength(s: string): i32 {
   const len = s.length;
   let bytes = 2;
+  const p = changetype<usize>(s);
   for (let i = 0; i < len; i++) {
-    const c = s.charCodeAt(i);
+    const c = <i32>load<u16>(p + ((<usize>i) << 1));
+    // ASCII without calls: an echoed value can be 780,000 backslashes or control characters
+    if (c < 0x80) {
+      if (c == 0x22 || c == 0x5c) bytes += 2;
+      else if (c >= 0x20 && c < 0x7f) bytes += 1;
+      else if (c == 0x07 || c == 0x08 || c == 0x0c || c == 0x0a || c == 0x0d || c == 0x09 || c == 0x0b) bytes += 2;
+      else bytes += 4;
+      continue;
+    }
     let r = c;
     if (isHighSurrogate(c) && i + 1 < len && isLowSurrogate(s.charCodeAt(i + 1))) {
       r = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(i + 1) - 0xdc00);
