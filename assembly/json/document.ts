@@ -94,6 +94,15 @@ export class MemberProbe {
   }
 }
 
+/** whether a node was handed out for value `i` of `doc` (`doc.existing(i) !== null`), inlined
+ *  into the record walks, which ask it once per item */
+// @ts-ignore: decorator
+@inline
+export function handedOut(doc: JsonDoc, i: i32): bool {
+  const nodes = doc.nodes;
+  return nodes !== null && <u32>i < <u32>nodes.length && unchecked(nodes[i]) !== null;
+}
+
 /**
  * One parsed document (or a clean copy of a part of it): the validator's value records, and the
  * node handed out for each value index so far. A container whose child list is not built answers

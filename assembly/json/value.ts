@@ -6,7 +6,7 @@
 import { i64ToDecimal, u64ToDecimal } from "../util/decimal";
 import { decodeLiteral, jsonStringBytes } from "./arena";
 import { CHAR_BACKSLASH, CHAR_LOWER_T, CHAR_OPEN_BRACE, CHAR_QUOTE } from "./chars";
-import { JsonDoc, MemberProbe, kindOfLeadByte, parseJson } from "./document";
+import { JsonDoc, MemberProbe, handedOut, kindOfLeadByte, parseJson } from "./document";
 import { containsBackslash, decodeStringBody, scanNumber, stringBodyDecodes } from "./grammar";
 import { keyBytesFor, rawKeyEquals, rawTextEquals, utf8Bytes } from "./keys";
 import { readIntText } from "./numbers";
@@ -544,7 +544,7 @@ export class JsonValue {
       let vi = this.recordAt(doc, pos);
       while (vi >= 0 && vi < limit) {
         const slot = recordSlot(records, vi);
-        if (doc.existing(vi) !== null || rawMayStartWith(data, slotStart(slot), slotEnd(slot), prefix, wanted)) {
+        if (handedOut(doc, vi) || rawMayStartWith(data, slotStart(slot), slotEnd(slot), prefix, wanted)) {
           // the cursor is here, so the probe finds the item without a walk
           this._curPos = pos;
           this._curVi = vi;
@@ -582,7 +582,7 @@ export class JsonValue {
       let vi = this._vi + 1;
       while (vi < limit) {
         const slot = recordSlot(records, vi);
-        const node = doc.existing(vi);
+        const node = handedOut(doc, vi) ? doc.existing(vi) : null;
         const start = slotStart(slot);
         const end = slotEnd(slot);
         if (
@@ -622,7 +622,7 @@ export class JsonValue {
       let vi = this.recordAt(doc, pos);
       while (vi >= 0 && vi < limit) {
         let ok = false;
-        if (doc.existing(vi) !== null) {
+        if (handedOut(doc, vi)) {
           // the cursor is here, so the probes find the item without a walk
           this._curPos = pos;
           this._curVi = vi;
@@ -722,7 +722,7 @@ export class JsonValue {
     const n = wanted !== null ? wanted.length : text.length;
     let vi = this.recordAt(doc, pos);
     while (vi >= 0 && vi < limit) {
-      const node = doc.existing(vi);
+      const node = handedOut(doc, vi) ? doc.existing(vi) : null;
       let found = false;
       if (node !== null) {
         found = node.stringEquals(key, text);

@@ -9,7 +9,7 @@ import {
   CHAR_OPEN_BRACKET,
   CHAR_QUOTE,
 } from "./chars";
-import { JsonDoc } from "./document";
+import { JsonDoc, handedOut } from "./document";
 import { ByteSink } from "./sink";
 import { keyEndOffset, keyGap, keyLength, recordSlot, slotEnd, slotKeyWord, slotNext, slotStart } from "./table";
 import { JsonKind } from "./types";
@@ -103,7 +103,7 @@ function writeCompactRun(
   limit = min(limit, table.count);
   const records = changetype<usize>(table.data);
   const from = compactStart(records, vi, isObject);
-  if (from < 0 || doc.existing(vi) !== null) return false;
+  if (from < 0 || handedOut(doc, vi)) return false;
   const base = doc.bytes.dataStart;
   let last = vi;
   let end = slotEnd(recordSlot(records, vi));
@@ -113,7 +113,7 @@ function writeCompactRun(
     after < limit &&
     <u32>load<u8>(base + <usize>end) == CHAR_COMMA &&
     compactStart(records, after, isObject) == end + 1 &&
-    doc.existing(after) === null
+    !handedOut(doc, after)
   ) {
     last = after;
     const slot = recordSlot(records, after);
