@@ -202,18 +202,19 @@ export function planNfs(container: JsonValue, spec: JsonValue | null, b: HiCache
   let mountCount = 0;
   let mountEqual = true;
   if (mounts !== null) {
-    const n = mounts.size();
-    for (let i = 0; i < n; i++) {
-      // probed in place: a node only for a mount that matches
-      if (
-        !mounts.itemStringEquals(i, "name", HICACHE_L3_VOLUME) &&
-        !mounts.itemStringEquals(i, "mountPath", b.mountPath)
-      )
-        continue;
+    // the mounts of that name and those of that path, each found by a record walk (a node only for
+    // a match), taken in index order so a mount that is both counts once
+    let byName = mounts.indexOfItemWithString("name", HICACHE_L3_VOLUME);
+    let byPath = mounts.indexOfItemWithString("mountPath", b.mountPath);
+    while (byName >= 0 || byPath >= 0) {
+      const i = byName < 0 ? byPath : byPath < 0 ? byName : min(byName, byPath);
       const m = mounts.at(i);
-      if (m === null) continue;
-      mountCount++;
-      if (!mountMatches(m, b)) mountEqual = false;
+      if (m !== null) {
+        mountCount++;
+        if (!mountMatches(m, b)) mountEqual = false;
+      }
+      if (byName == i) byName = mounts.indexOfItemWithString("name", HICACHE_L3_VOLUME, i + 1);
+      if (byPath == i) byPath = mounts.indexOfItemWithString("mountPath", b.mountPath, i + 1);
     }
   }
   if (mountCount > 1) return plan.fail(REASON_MOUNT_CONFLICT, 'volume mount "' + HICACHE_L3_VOLUME + '" is duplicated');

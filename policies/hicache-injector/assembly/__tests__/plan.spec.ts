@@ -256,4 +256,20 @@ describe("NFS plan", () => {
     expect(nfsOf('{"volumeMounts":[{"name":"data","mountPath":"/m"}]}')).toBe("mount-conflict");
     expect(nfsOf('{"volumeMounts":[{"name":"data","mountPath":"/m2"}]}')).toBe("env mount volume");
   });
+  it("mount, env, volume: found among others; a mount with both the name and the path counts once", () => {
+    const twice = planNfs(
+      json('{"volumeMounts":[{"name":"inferencecache-hicache-l3","mountPath":"/m"},{"name":"data","mountPath":"/m"}]}'),
+      json("{}"),
+      nfsBackend(),
+    );
+    expect(twice.detail.endsWith('volume mount "inferencecache-hicache-l3" is duplicated')).toBe(true, twice.detail);
+    expect(
+      nfsOf(
+        '{"volumeMounts":[{"name":"a","mountPath":"/x"},{"name":"inferencecache-hicache-l3","mountPath":"/m"},{"name":"b","mountPath":"/y"}]}',
+      ),
+    ).toBe("env volume");
+    expect(
+      nfsOf('{"env":[{"name":"A"},{"name":"SGLANG_HICACHE_FILE_BACKEND_STORAGE_DIR","value":"/m"},{"name":"B"}]}'),
+    ).toBe("mount volume");
+  });
 });
