@@ -9,7 +9,7 @@
 // with the same bytes as in-process.
 import * as os from "node:os";
 import * as path from "node:path";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { parentPort, Worker, workerData } from "node:worker_threads";
 import type { Operation } from "fast-json-patch";
 import type { HostCapabilitiesConfig } from "./capabilities";
 import type { KubeObject } from "./cluster";
@@ -80,8 +80,8 @@ export interface PoolRunOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-type ToWorker = { chunk: number; jobs: PoolJob[] };
-type FromWorker = { chunk: number; results: PoolResult[] } | { error: string };
+export type ToWorker = { chunk: number; jobs: PoolJob[] };
+export type FromWorker = { chunk: number; results: PoolResult[] } | { error: string };
 
 /** Evaluates every job; results are in job order whatever the number of workers. */
 export async function evaluateMany(
@@ -143,9 +143,17 @@ export async function evaluateMany(
   return results.flat();
 }
 
-/** Worker side: compile once, then answer chunks until terminated. */
-function runPoolWorker(policies: PoolPolicy[]): void {
-  const port = parentPort!;
+/** The part of the worker's port the worker side uses. */
+export interface PoolPort {
+  postMessage(m: FromWorker): void;
+  on(event: "message", listener: (m: ToWorker) => void): unknown;
+}
+
+/**
+ * Worker side: compile once, then answer chunks until terminated. `port` is the worker's
+ * `parentPort`; tests pass a stand-in, since code run inside a worker thread is invisible to coverage.
+ */
+export function runPoolWorker(policies: readonly PoolPolicy[], port: PoolPort): void {
   let loaded: LoadedPolicy[];
   try {
     loaded = loadPolicies(policies);
@@ -162,5 +170,6 @@ function runPoolWorker(policies: PoolPolicy[]): void {
   });
 }
 
-if (!isMainThread && workerData && Array.isArray((workerData as { poolPolicies?: unknown }).poolPolicies))
-  runPoolWorker((workerData as { poolPolicies: PoolPolicy[] }).poolPolicies);
+// `workerData` is null on the main thread
+if (Array.isArray((workerData as { poolPolicies?: unknown } | null)?.poolPolicies))
+  runPoolWorker((workerData as { poolPolicies: PoolPolicy[] }).poolPolicies, parentPort!);
