@@ -91,7 +91,8 @@ export async function evaluateMany(
 ): Promise<PoolResult[]> {
   const workers = Math.min(opts.workers ?? os.availableParallelism(), Math.ceil(jobs.length / 16));
   const chunkSize = opts.chunkSize ?? 64;
-  if (workers <= 0 || jobs.length === 0) {
+  // no jobs: no workers either
+  if (workers <= 0) {
     const loaded = loadPolicies(policies);
     const results: PoolResult[] = [];
     for (const job of jobs) {
@@ -103,7 +104,7 @@ export async function evaluateMany(
   }
   const chunks: PoolJob[][] = [];
   for (let i = 0; i < jobs.length; i += chunkSize) chunks.push(jobs.slice(i, i + chunkSize));
-  const results: PoolResult[][] = new Array(chunks.length);
+  const results: PoolResult[][] = [];
   let next = 0;
   let done = 0;
   // the worker has no tsx loader of its own: register it, then load this very file
