@@ -12,6 +12,7 @@ const hostTests = [
   "tests/host-cases.test.ts",
   "tests/host-serde.test.ts",
   "tests/host-evaluate.test.ts",
+  "tests/host-pool.test.ts",
   "tests/host-capabilities.test.ts",
   "tests/serde-writer.test.ts",
   "tests/host.test.ts",

@@ -134,6 +134,7 @@ describe("label selectors", () => {
     assert.deepEqual(matches("tier in (slow)"), [false, true, false]);
     assert.deepEqual(matches("tier notin (fast)"), [false, true, true]);
     assert.deepEqual(matches("tier notin ( fast , slow )"), [false, false, true]);
+    assert.deepEqual(matches("tier  in  (slow)"), [false, true, false]); // any run of whitespace
     assert.deepEqual(matches("tier  in\t(slow)"), [false, true, false]);
   });
 

@@ -2,13 +2,26 @@
 // per-call time budget and its bound, the texts for each way a guest call fails, the payload bytes
 // a worker hands over, and the worker side of a deadline run (tested in-process: code inside a
 // worker thread is invisible to coverage).
-import { test, describe, before } from "node:test";
+import { test, describe, before, after, mock } from "node:test";
+import { EventEmitter } from "node:events";
 import assert from "node:assert/strict";
 import { PolicyModule } from "../tools/host/guest";
 import type { GuestCallResult } from "../tools/host/guest";
 import { evaluate, validateSettings, DEFAULT_TIME_BUDGET_MS, EvaluationOptions } from "../tools/host/evaluate";
-import { evaluateWithDeadline, interrupted, runEvaluation, WorkerMessage } from "../tools/host/evaluate-worker";
-import { TIMEOUT_TEXT } from "../tools/host/response";
+import {
+  evaluateWithDeadline,
+  interrupted,
+  runEvaluation,
+  supervise,
+  WorkerMessage,
+} from "../tools/host/evaluate-worker";
+import {
+  AdmissionResponse,
+  admissionResponse,
+  DELETE_MUTATION_TEXT,
+  postProcess,
+  TIMEOUT_TEXT,
+} from "../tools/host/response";
 import { podRequest, probeWasmBytes, replyWith } from "./helpers/host-guests";
 
 let probe: PolicyModule;
@@ -136,11 +149,119 @@ describe("guest call failures", () => {
     );
   });
 
+  test("a response of another shape names the struct kwctl expected", () => {
+    assert.equal(
+      evaluate(probe, request, { settings: replyWith("[]") }).response?.status?.message,
+      "internal server error: invalid response from policy: invalid type: sequence, expected struct ValidationResponse at line 1 column 1",
+    );
+    assert.deepEqual(validateSettings(probe, { settings: { settings_probe: "reply", settings_reply: '"x"' } }), {
+      valid: false,
+      message:
+        'Error invoking settings validation callback: invalid response from policy: invalid type: string "x", expected struct SettingsValidationResponse at line 1 column 3',
+    });
+  });
+
+  test("the settings call gets the log too", () => {
+    const lines: string[] = [];
+    const r = evaluate(probe, request, {
+      settings: { settings_probe: "log", probe: "log" },
+      log: (l) => lines.push(l),
+    });
+    assert.equal(r.settings.valid, true);
+    assert.deepEqual(lines, ["probe settings log line", "probe log line"]);
+  });
+
+  test("a request without a uid is answered with an empty one, whatever the outcome", () => {
+    const { uid: _uid, ...noUid } = podRequest();
+    assert.equal(evaluate(probe, noUid as never, { settings: accept }).response?.uid, "");
+    assert.equal(evaluate(taking(3000, "validate"), noUid as never, { settings: accept }).response?.uid, "");
+  });
+
   test("a DELETE (no object) without a patch has no mutated object", () => {
     const r = evaluate(probe, podRequest(null) as never, { settings: accept });
     assert.equal(r.response?.allowed, true);
     assert.equal(r.mutatedObject, undefined);
     assert.equal(r.patchOperations, undefined);
+  });
+});
+
+describe("the guest's answer as kwctl reports it", () => {
+  const answer = (reply: unknown, req: unknown = request) =>
+    evaluate(probe, req as never, { settings: replyWith(reply) });
+
+  test("a code without a message is a status with the code alone", () => {
+    assert.deepEqual(answer({ accepted: false, code: 403 }).response?.status, { code: 403 });
+    assert.deepEqual(answer({ accepted: false, message: "no" }).response?.status, { message: "no" });
+    assert.equal(answer({ accepted: false }).response?.status, undefined);
+  });
+
+  test("a mutation of a DELETE (object null or absent) is refused with policy-evaluator's text", () => {
+    const mutation = { accepted: true, mutated_object: { kind: "Pod" } };
+    for (const deletion of [podRequest(null, { operation: "DELETE", object: null }), podRequest(null)]) {
+      const r = answer(mutation, deletion);
+      assert.deepEqual(
+        [r.response?.allowed, r.response?.status, r.response?.patch],
+        [false, { message: `internal server error: ${DELETE_MUTATION_TEXT}`, code: 500 }, undefined],
+      );
+    }
+    assert.equal(answer({ accepted: true, mutated_object: null }, podRequest(null)).response?.allowed, true);
+  });
+
+  test("the patch is applied to a copy: the request keeps its object", () => {
+    const req = podRequest();
+    const before = structuredClone(req.object);
+    const r = answer({ accepted: true, mutated_object: { ...(req.object as object), spec: { x: 1 } } }, req);
+    assert.deepEqual(r.patchOperations, [{ op: "add", path: "/spec", value: { x: 1 } }]);
+    assert.deepEqual(r.mutatedObject, { ...(before as object), spec: { x: 1 } });
+    assert.deepEqual(req.object, before);
+  });
+});
+
+describe("policy-server's post-processing", () => {
+  const rejected = admissionResponse({
+    uid: "u",
+    allowed: false,
+    status: { message: "no", code: 403 },
+    auditAnnotations: { a: "1" },
+    warnings: ["w"],
+  });
+  const patched = admissionResponse({ uid: "u", allowed: true, patch: "W10=", warnings: ["w"] });
+  const plain = (r: AdmissionResponse) => JSON.parse(JSON.stringify(r)) as unknown;
+
+  test("monitor mode allows everything and keeps only annotations and warnings", () => {
+    assert.deepEqual(plain(postProcess(rejected, { mode: "monitor" })), {
+      uid: "u",
+      allowed: true,
+      auditAnnotations: { a: "1" },
+      warnings: ["w"],
+    });
+    assert.equal(postProcess(rejected, { mode: "protect" }), rejected);
+    assert.equal(postProcess(rejected, {}), rejected);
+  });
+
+  test("a custom message replaces a rejection's, keeps its code, and keeps the original as the cause", () => {
+    assert.deepEqual(plain(postProcess(rejected, { customMessage: "custom" })), {
+      uid: "u",
+      allowed: false,
+      status: { message: "custom", code: 403, details: { causes: [{ message: "no" }] } },
+      auditAnnotations: { a: "1" },
+      warnings: ["w"],
+    });
+    assert.equal(postProcess(patched, { customMessage: "custom" }), patched);
+  });
+
+  test("a patch from a policy not allowed to mutate is a rejection naming the policy", () => {
+    const text = (id: string) =>
+      `Request rejected by policy ${id}. The policy attempted to mutate the request, but it is currently configured to not allow mutations.`;
+    assert.deepEqual(plain(postProcess(patched, { allowedToMutate: false, policyId: "p1" })), {
+      uid: "u",
+      allowed: false,
+      status: { message: text("p1") },
+      auditAnnotations: null,
+      warnings: ["w"],
+    });
+    assert.equal(postProcess(patched, { allowedToMutate: false }).status?.message, text("policy"));
+    assert.equal(postProcess(patched, { allowedToMutate: true }), patched);
   });
 });
 
@@ -199,13 +320,11 @@ describe("deadline runs", () => {
   });
 
   test("an interruption answers as policy-server does for the phase it hit", () => {
-    for (const phase of ["startup", "validate_settings"]) {
-      assert.deepEqual(interrupted(phase, request), {
-        settings: { valid: false, message: SETTINGS_TIMEOUT },
-        hostCalls: [],
-        hostWarnings: [],
-      });
-    }
+    assert.deepEqual(interrupted("validate_settings", request), {
+      settings: { valid: false, message: SETTINGS_TIMEOUT },
+      hostCalls: [],
+      hostWarnings: [],
+    });
     const r = interrupted("validate", request);
     assert.deepEqual(
       [r.settings, r.response?.uid, r.response?.allowed, r.response?.status, r.hostCalls, r.hostWarnings],
@@ -213,5 +332,71 @@ describe("deadline runs", () => {
     );
     const { uid: _uid, ...noUid } = podRequest();
     assert.equal(interrupted("validate", noUid as never).response?.uid, "");
+  });
+});
+
+describe("the deadline on the main thread", () => {
+  // a stand-in for the worker and mocked timers: each phase report re-arms the deadline, and the end
+  // of the run clears it (a pending timer would keep the CLI alive until the deadline)
+  const DEADLINE = 1000;
+  const start = () => {
+    const worker = new EventEmitter() as EventEmitter & { terminated: number; terminate(): Promise<number> };
+    worker.terminated = 0;
+    worker.terminate = () => {
+      worker.terminated++;
+      return Promise.resolve(1);
+    };
+    let settled: string | undefined;
+    supervise(worker, request, DEADLINE).then(
+      (r) => (settled = r.response ? `response: ${r.response.status?.message}` : `settings: ${r.settings.message}`),
+      (e: Error) => (settled = `error: ${e.message}`),
+    );
+    const post = (m: WorkerMessage) => worker.emit("message", m);
+    return { worker, post, settled: async () => (await new Promise((r) => setImmediate(r)), settled) };
+  };
+  before(() => mock.timers.enable({ apis: ["setTimeout"] }));
+  after(() => mock.timers.reset());
+
+  test("every guest call gets the whole deadline, counted from its own phase report", async () => {
+    const run = start();
+    run.post({ phase: "validate_settings" });
+    mock.timers.tick(DEADLINE - 1);
+    run.post({ phase: "validate" });
+    mock.timers.tick(DEADLINE - 1);
+    assert.equal(await run.settled(), undefined);
+    mock.timers.tick(1);
+    assert.equal(await run.settled(), `response: ${TIMEOUT_TEXT}`);
+    assert.equal(run.worker.terminated, 1);
+  });
+
+  test("a settings call past the deadline is the settings' interruption", async () => {
+    const run = start();
+    run.post({ phase: "validate_settings" });
+    mock.timers.tick(DEADLINE);
+    assert.equal(await run.settled(), `settings: ${SETTINGS_TIMEOUT}`);
+  });
+
+  test("a result ends the run: the worker is stopped and no deadline fires later", async () => {
+    const run = start();
+    run.post({ phase: "validate_settings" });
+    run.post({ result: interrupted("validate", request) });
+    assert.equal(await run.settled(), `response: ${TIMEOUT_TEXT}`);
+    assert.equal(run.worker.terminated, 1);
+    mock.timers.tick(10 * DEADLINE);
+    assert.equal(run.worker.terminated, 1);
+  });
+
+  test("an error reported by the worker, or raised in it, rejects the run and clears the deadline", async () => {
+    for (const fail of [
+      (run: ReturnType<typeof start>) => run.post({ error: "reported" }),
+      (run: ReturnType<typeof start>) => run.worker.emit("error", new Error("raised")),
+    ]) {
+      const run = start();
+      run.post({ phase: "validate" });
+      fail(run);
+      assert.match((await run.settled())!, /^error: (reported|raised)$/);
+      mock.timers.tick(10 * DEADLINE);
+      assert.equal(run.worker.terminated, 1);
+    }
   });
 });

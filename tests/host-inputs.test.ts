@@ -170,6 +170,7 @@ describe("requests", () => {
       fs.writeFileSync(file, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\n");
       const req = loadAdmissionRequest(file);
       assert.deepEqual([req.name, req.namespace, req.uid], ["p", "ns", MANIFEST_REQUEST_UID]);
+      assert.equal(MANIFEST_REQUEST_UID, "00000000-0000-0000-0000-000000000000"); // the uid of a request built from a manifest
       fs.writeFileSync(file, "[]\n");
       assert.throws(() => loadAdmissionRequest(file), {
         message: `cannot build AdmissionRequest object from ${file}: expected a JSON/YAML object`,

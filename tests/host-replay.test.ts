@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { rustDebugOption, rustDebugString } from "../tools/host/rust";
 import {
   CallbackRequest,
   describeRequest,
@@ -250,5 +251,17 @@ describe("answers", () => {
     assert.equal(c.leftoverWarning(), undefined);
     assert.equal(answer(c, get({})), "err:Callback evaluation failure: the list of recorded responses is empty");
     assert.equal(c.leftoverWarning(), undefined);
+  });
+});
+
+// the replay mismatch and the lookup not-found texts embed Rust's `{:?}` of a string (tools/host/rust.ts)
+describe("Rust's Debug of a string", () => {
+  test("quote, backslash, \\n \\r \\t and \\0 escaped; other controls and DEL as \\u{…}; the rest as it is", () => {
+    assert.equal(
+      rustDebugString("a\"b\\c\nd\re\tf\0g\u0001h\u001fi\u007fj k'é😀"),
+      '"a\\"b\\\\c\\nd\\re\\tf\\0g\\u{1}h\\u{1f}i\\u{7f}j k\'é😀"',
+    );
+    assert.equal(rustDebugOption(null), "None");
+    assert.equal(rustDebugOption("n\ts"), 'Some("n\\ts")');
   });
 });

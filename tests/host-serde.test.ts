@@ -42,6 +42,9 @@ describe("syntax errors and their positions", () => {
     ["-", "expected value at line 1 column 1"],
     ["\n\n  x", "expected value at line 3 column 3"],
     ['{"a":\r\n\t[1,\n}', "expected value at line 3 column 1"],
+    // a line break after the error does not count, nor one right at its column
+    ["[1 2]\n\n", "expected `,` or `]` at line 1 column 4"],
+    ["1 x\n", "trailing characters at line 1 column 3"],
   ];
   for (const [text, message] of cases) {
     test(`${JSON.stringify(text)}: ${message}`, () => assert.equal(read(text, "value"), `err ${message}`));
@@ -53,6 +56,11 @@ describe("syntax errors and their positions", () => {
       'ok {"a":[],"b":{},"c":[null,true,false,-1500,"é"]}',
     );
     assert.equal(read("\f1", "value"), "err expected value at line 1 column 1");
+  });
+
+  test("an exponent may carry a sign", () => {
+    assert.equal(read("[1e+2,1E-2,2e2]", "value"), "ok [100,0.01,200]");
+    assert.equal(read("1e*2", "value"), "err trailing characters at line 1 column 2");
   });
 });
 

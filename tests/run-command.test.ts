@@ -233,8 +233,10 @@ describe("run (in-process)", () => {
   });
 
   test("a local path that merely contains a scheme is a path", async () => {
-    const odd = `${fs.mkdtempSync(path.join(os.tmpdir(), "cw-run-"))}/registry://x.wasm`;
-    assert.equal((await run([odd, "-r", data("request_pod.json")])).error, `cannot read ${odd}: ENOENT`);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-run-"));
+    for (const odd of [`${dir}/registry://x.wasm`, `${dir}/https://x.wasm`]) {
+      assert.equal((await run([odd, "-r", data("request_pod.json")])).error, `cannot read ${odd}: ENOENT`);
+    }
   });
 
   test("a missing module is an error naming it", async () => {

@@ -68,6 +68,18 @@ describe("serde writer: numbers", () => {
     // underflow is zero with its sign
     ["1e-400", "0.0"],
     ["-1e-400", "-0.0"],
+    // an exponent past i32: a signed zero when negative or when the significand is 0
+    ["1e-99999999999", "0.0"],
+    ["-1e-99999999999", "-0.0"],
+    ["-0e99999999999", "-0.0"],
+    ["0e400", "0.0"],
+    ["1e-" + "9".repeat(400), "0.0"],
+    // digits past u64 (1844674407370955161|6…): fraction digits are dropped and integer digits only
+    // scale, even where a later digit would still fit, so these are not the nearest f64s
+    // (1.8446744073709551, 0.0853213036012984)
+    ["1.84467440737095516160", "1.8446744073709553"],
+    ["184467440737095516160e-20", "1.8446744073709553"],
+    ["0.0853213036012983896017", "0.08532130360129839"],
   ];
   for (const [input, expected] of cases) {
     test(`${input} → ${expected}`, () => assert.equal(writeNumberText(input), expected));
@@ -80,6 +92,11 @@ describe("serde writer: numbers", () => {
     );
     assert.throws(() => writeNumberText("-1e400"), /number out of range/);
     assert.throws(() => writeNumberText("1e99999999999"), /number out of range/);
+    // past f64 by the multiplication by a power of ten in the table (1e0 … 1e308), not past it
+    assert.throws(() => writeNumberText("2e308"), /number out of range/);
+    assert.throws(() => writeNumberText("1.8e308"), /number out of range/);
+    assert.throws(() => writeNumberText("1e2147483648"), /number out of range/);
+    assert.throws(() => writeNumberText("1e" + "9".repeat(400)), /number out of range/);
     assert.equal(writeNumberText("0e99999999999"), "0.0");
   });
 
@@ -114,8 +131,8 @@ describe("serde writer: objects", () => {
   });
   test("whitespace is dropped; arrays keep their order", () => {
     assert.equal(
-      writeNode(parseJsonNodes(' { "x" : [ 3 , 1.0 , { } , [ ] , null , true ] } ')),
-      '{"x":[3,1.0,{},[],null,true]}',
+      writeNode(parseJsonNodes(' { "x" : [ 3 , 1.0 , { } , [ ] , null , true , false ] } ')),
+      '{"x":[3,1.0,{},[],null,true,false]}',
     );
   });
   test("plain values: safe integers as integers, other numbers as floats, undefined members skipped", () => {
@@ -123,6 +140,9 @@ describe("serde writer: objects", () => {
       serdeJson({ z: 1, a: 0.5, m: -0, big: 2 ** 60, u: undefined, l: [1, "s", null] }),
       '{"a":0.5,"big":1.152921504606847e+18,"l":[1,"s",null],"m":-0.0,"z":1}',
     );
+    // an undefined item keeps its place, as null (JSON.stringify does the same)
+    assert.equal(serdeJson([1, undefined, null]), "[1,null,null]");
+    assert.equal(serdeJson(undefined), "null");
   });
   test("values parsed from a document keep their number text", () => {
     const v = valueFromNode(parseJsonNodes('{"spec":{"b":2.56e2,"a":256.0,"c":9007199254740993}}')) as {

@@ -9,7 +9,7 @@
 // with the same bytes as in-process.
 import * as os from "node:os";
 import * as path from "node:path";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { parentPort, Worker, workerData } from "node:worker_threads";
 import type { Operation } from "fast-json-patch";
 import type { HostCapabilitiesConfig } from "./capabilities";
 import type { KubeObject } from "./cluster";
@@ -80,8 +80,8 @@ export interface PoolRunOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-type ToWorker = { chunk: number; jobs: PoolJob[] };
-type FromWorker = { chunk: number; results: PoolResult[] } | { error: string };
+export type ToWorker = { chunk: number; jobs: PoolJob[] };
+export type FromWorker = { chunk: number; results: PoolResult[] } | { error: string };
 
 /** Evaluates every job; results are in job order whatever the number of workers. */
 export async function evaluateMany(
@@ -91,7 +91,8 @@ export async function evaluateMany(
 ): Promise<PoolResult[]> {
   const workers = Math.min(opts.workers ?? os.availableParallelism(), Math.ceil(jobs.length / 16));
   const chunkSize = opts.chunkSize ?? 64;
-  if (workers <= 0 || jobs.length === 0) {
+  // no jobs: no workers either
+  if (workers <= 0) {
     const loaded = loadPolicies(policies);
     const results: PoolResult[] = [];
     for (const job of jobs) {
@@ -103,7 +104,7 @@ export async function evaluateMany(
   }
   const chunks: PoolJob[][] = [];
   for (let i = 0; i < jobs.length; i += chunkSize) chunks.push(jobs.slice(i, i + chunkSize));
-  const results: PoolResult[][] = new Array(chunks.length);
+  const results: PoolResult[][] = [];
   let next = 0;
   let done = 0;
   // the worker has no tsx loader of its own: register it, then load this very file
@@ -143,9 +144,17 @@ export async function evaluateMany(
   return results.flat();
 }
 
-/** Worker side: compile once, then answer chunks until terminated. */
-function runPoolWorker(policies: PoolPolicy[]): void {
-  const port = parentPort!;
+/** The part of the worker's port the worker side uses. */
+export interface PoolPort {
+  postMessage(m: FromWorker): void;
+  on(event: "message", listener: (m: ToWorker) => void): unknown;
+}
+
+/**
+ * Worker side: compile once, then answer chunks until terminated. `port` is the worker's
+ * `parentPort`; tests pass a stand-in, since code run inside a worker thread is invisible to coverage.
+ */
+export function runPoolWorker(policies: readonly PoolPolicy[], port: PoolPort): void {
   let loaded: LoadedPolicy[];
   try {
     loaded = loadPolicies(policies);
@@ -162,5 +171,6 @@ function runPoolWorker(policies: PoolPolicy[]): void {
   });
 }
 
-if (!isMainThread && workerData && Array.isArray((workerData as { poolPolicies?: unknown }).poolPolicies))
-  runPoolWorker((workerData as { poolPolicies: PoolPolicy[] }).poolPolicies);
+// `workerData` is null on the main thread
+if (Array.isArray((workerData as { poolPolicies?: unknown } | null)?.poolPolicies))
+  runPoolWorker((workerData as { poolPolicies: PoolPolicy[] }).poolPolicies, parentPort!);

@@ -3,7 +3,7 @@
 // past the deadline — policy-server's epoch interruption. The worker reports each phase so every
 // guest call gets its own deadline, as `_start`+`__guest_call` do under policy-server.
 import * as path from "node:path";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { parentPort, Worker, workerData } from "node:worker_threads";
 import { evaluate, EvaluationOptions, EvaluationResult, guestPayloads } from "./evaluate";
 import { PolicyModule } from "./guest";
 import type { AdmissionRequest } from "./request";
@@ -34,19 +34,39 @@ export function evaluateWithDeadline(
   };
   // the worker has no tsx loader of its own: register it, then load this very file
   const bootstrap = `require("tsx/cjs"); require(${JSON.stringify(path.join(__dirname, "evaluate-worker.ts"))});`;
-  const worker = new Worker(bootstrap, { eval: true, workerData: input });
+  return supervise(new Worker(bootstrap, { eval: true, workerData: input }), request, deadlineMs);
+}
+
+/** The part of a `Worker` the main thread uses (tests drive `supervise` with a stand-in). */
+export interface SupervisedWorker {
+  on(event: "message", listener: (m: WorkerMessage) => void): unknown;
+  on(event: "error", listener: (e: Error) => void): unknown;
+  terminate(): Promise<number>;
+}
+
+/**
+ * Main-thread side: each phase report re-arms the deadline, so every guest call gets its own; the
+ * result (or error) ends the run and clears the timer, which would otherwise keep the process (the
+ * CLI) alive until the deadline.
+ */
+export function supervise(
+  worker: SupervisedWorker,
+  request: AdmissionRequest,
+  deadlineMs: number,
+): Promise<EvaluationResult> {
   return new Promise((resolve, reject) => {
-    let phase = "startup";
+    // the deadline is armed only by a phase report, so `phase` is always set when it fires
+    let phase: string;
     let timer: NodeJS.Timeout | undefined;
     const arm = (): void => {
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
       timer = setTimeout(() => {
         void worker.terminate();
         resolve(interrupted(phase, request));
       }, deadlineMs);
     };
     const finish = (): void => {
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
       void worker.terminate();
     };
     worker.on("message", (m: WorkerMessage) => {
@@ -68,7 +88,7 @@ export function evaluateWithDeadline(
 
 /** What policy-server answers when the guest call of `phase` is interrupted at the deadline. */
 export function interrupted(phase: string, request: AdmissionRequest): EvaluationResult {
-  if (phase === "validate_settings" || phase === "startup") {
+  if (phase === "validate_settings") {
     return {
       settings: { valid: false, message: `Error invoking settings validation callback: ${TIMEOUT_TEXT}` },
       hostCalls: [],
@@ -106,5 +126,6 @@ export function runEvaluation(input: WorkerInput, post: (m: WorkerMessage) => vo
   }
 }
 
-if (!isMainThread && workerData && (workerData as WorkerInput).moduleBytes)
+// `workerData` is null on the main thread
+if ((workerData as WorkerInput | null)?.moduleBytes)
   runEvaluation(workerData as WorkerInput, (m) => parentPort!.postMessage(m));

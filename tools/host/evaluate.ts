@@ -9,7 +9,7 @@
 // therefore still blocks the caller; `evaluateWithDeadline` (evaluate-worker.ts) runs the same
 // evaluation in a worker thread and terminates it at the deadline, for callers that need a hard
 // stop (the CLI's explicit `--timeout-seconds`).
-import { applyPatch, deepClone, Operation } from "fast-json-patch";
+import { applyPatch, Operation } from "fast-json-patch";
 import { HostCapabilities, HostCapabilitiesConfig, HostCallRecord } from "./capabilities";
 import { serdeJson } from "./serde";
 import { GuestCallResult, PolicyModule } from "./guest";
@@ -92,7 +92,7 @@ function overBudget(result: GuestCallResult, budgetMs: number | null | undefined
 /** The text wapc/policy-evaluator put after `Guest call failure: ` (or the init failure). */
 function guestFailureText(result: GuestCallResult): string {
   // a trap in `__guest_call` is a GuestCallFailure; one in `_start`/`wapc_init` fails initialisation
-  if (result.trapped && !(result.trap ?? "").startsWith("wasm trap:")) return result.trap ?? "Initialization failed";
+  if (result.trapped && !result.trap?.startsWith("wasm trap:")) return result.trap ?? "Initialization failed";
   if (result.trapped) return `Guest call failure: ${result.trap}`;
   return `Guest call failure: ${result.error ?? "No error message set for call failure"}`;
 }
@@ -156,9 +156,11 @@ export function validateRequest(
   }
 }
 
+// a patch exists only when the request has an object (fromValidationResponse refuses one without);
+// applyPatch works on a copy (mutateDocument false), so the request keeps its object
 function applyOperations(object: unknown, ops: Operation[] | undefined): unknown {
-  if (object === undefined || !ops) return object;
-  return applyPatch(deepClone(object), ops, false, false).newDocument;
+  if (!ops) return object;
+  return applyPatch(object, ops, false, false).newDocument;
 }
 
 /** kwctl run: settings first (an invalid outcome stops there), then validate. One host state for both. */

@@ -119,7 +119,8 @@ export function decodePatch(patch: string): Operation[] {
 export function fromValidationResponse(request: Record<string, unknown>, vr: ValidationResponse): AdmissionResponse {
   const uid = String(request.uid ?? "");
   let patch: string | undefined;
-  if (vr.mutated_object !== null && vr.mutated_object !== undefined) {
+  if (vr.mutated_object !== null) {
+    // an absent optional field reads as null (serde.ts), never undefined
     if (request.object === undefined || request.object === null) return internalServerError(uid, DELETE_MUTATION_TEXT);
     const ops = diffObjects(request.object, vr.mutated_object);
     if (ops.length > 0) patch = encodePatch(ops);
@@ -153,8 +154,7 @@ export interface PostProcessing {
 
 /** admission_response_handler.rs, in order: monitor, not-allowed-to-mutate, custom message. */
 export function postProcess(response: AdmissionResponse, opts: PostProcessing): AdmissionResponse {
-  const mode = opts.mode ?? "protect";
-  if (mode === "monitor") {
+  if (opts.mode === "monitor") {
     return admissionResponse({
       uid: response.uid,
       allowed: true,

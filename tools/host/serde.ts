@@ -23,7 +23,8 @@ const NUMBER_RE = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 function position(text: string, offset: number): string {
   let line = 1;
   let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++)
+  // every offset the reader reports is at most the text's length
+  for (let i = 0; i < offset; i++)
     if (text.charCodeAt(i) === 10) {
       line++;
       lineStart = i + 1;
@@ -215,11 +216,11 @@ function unexpected(node: JsonNode): string {
   }
 }
 
-function expected(type: SerdeType): string {
+// "value" accepts every node, so it is never the expected type of an error
+function expected(type: Exclude<SerdeType, "value">): string {
   if (type === "bool") return "a boolean";
   if (type === "string") return "a string";
   if (type === "u16") return "u16";
-  if (type === "value") return "any valid JSON value";
   if ("map" in type) return "a map";
   if ("seq" in type) return "a sequence";
   return `struct ${type.struct}`;
@@ -237,7 +238,7 @@ class Deserializer {
     throw new SerdeError(`${message} at ${position(this.text, at)}`);
   }
 
-  private invalidType(node: JsonNode, type: SerdeType): never {
+  private invalidType(node: JsonNode, type: Exclude<SerdeType, "value">): never {
     return this.fail(`invalid type: ${unexpected(node)}, expected ${expected(type)}`, errorOffset(node));
   }
 
@@ -363,16 +364,11 @@ export function serdeNumber(text: string): SerdeNumber {
       positiveExp = text[i] === "+";
       i++;
     }
+    // serde_json stops at an exponent past i32 (out of range unless the significand is 0 or the
+    // exponent negative, then a signed zero); a JS number does not overflow there, and saturating it
+    // below gives those same answers through the loop at the end
     let exp = 0;
-    for (; digit(text[i]); i++) {
-      const d = text.charCodeAt(i) - 48;
-      if (exp > (I32_MAX - d) / 10) {
-        // the exponent overflows i32
-        if (sig !== 0n && positiveExp) throw new SerdeError("number out of range");
-        return { kind: "f64", value: positive ? 0 : -0 };
-      }
-      exp = exp * 10 + d;
-    }
+    for (; digit(text[i]); i++) exp = exp * 10 + (text.charCodeAt(i) - 48);
     exponent = Math.max(-2147483648, Math.min(I32_MAX, positiveExp ? exponent + exp : exponent - exp));
   }
   if (!isFloat) {
@@ -531,11 +527,12 @@ export function serdeJson(value: unknown, node?: JsonNode): string {
     if (node?.kind === "number" && Number(node.text) === value) return writeNumberText(node.text);
     return Number.isSafeInteger(value) && !Object.is(value, -0) ? String(value) : formatF64(value);
   }
-  if (typeof value !== "object") return "null";
-  const source = sourceNodes.get(value) ?? node;
+  // what is left is an object or an array: the values come from JSON and YAML readers (no functions)
+  const source = sourceNodes.get(value as object) ?? node;
   if (Array.isArray(value)) {
     const items = source?.kind === "array" ? source.items : [];
-    return `[${value.map((v, i) => (v === undefined ? "null" : serdeJson(v, items[i]))).join(",")}]`;
+    // an `undefined` item is written as null, by the first line
+    return `[${value.map((v, i) => serdeJson(v, items[i])).join(",")}]`;
   }
   const members = new Map<string, JsonNode>();
   if (source?.kind === "object") for (const e of source.entries) members.set(e.key, e.value);

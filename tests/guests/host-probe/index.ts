@@ -122,6 +122,7 @@ function validateSettings(text: string): i32 {
     respondString(field(text, "settings_reply"));
     return 1;
   }
+  if (mode == "log") consoleLog("probe settings log line");
   respondString('{"valid":true}');
   return 1;
 }
