@@ -329,6 +329,9 @@ export default class CachewardenTexts {
       if (m) compiled.push({ name, slot: Number(m[1]) });
     }
     compiled.sort((a, b) => a.slot - b.slot);
+    // no text in use: `__cw_text` and its globals were not compiled either (the empty segment
+    // written by afterParse stands)
+    if (compiled.length === 0) return;
     // before optimisation every text read is still a call of its accessor, and only accessors call
     // `__cw_text`: anything else would read a slot the renumbering does not know (refuse the build)
     const text = module.emitText();
