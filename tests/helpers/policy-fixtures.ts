@@ -102,3 +102,26 @@ export function damagedVariants(object: unknown, rand: (n: number) => number): {
   }
   return out;
 }
+
+/** One evaluation of a policy's recorded case: `test_data/request_<name>.json` answered from
+ *  `test_data/session_<name>.yml` (kwctl's replay session), with `settings`, as a
+ *  ClusterAdmissionPolicy with the grants of the module's metadata. */
+export function evaluateRecorded(
+  module: PolicyModule,
+  policyDir: string,
+  name: string,
+  settings: Record<string, unknown> = {},
+): { request: AdmissionRequest; result: EvaluationResult } {
+  const data = (f: string): string => path.join(policyDir, "test_data", f);
+  const request = loadAdmissionRequest(data(`request_${name}.json`));
+  const result = evaluate(module, request, {
+    settings,
+    timeBudgetMs: null,
+    allowedToMutate: true,
+    capabilities: {
+      contextAwareResources: metadataContextAwareResources(readPolicyMetadata(module.module)),
+      replay: loadReplaySession(data(`session_${name}.yml`)),
+    },
+  });
+  return { request, result };
+}

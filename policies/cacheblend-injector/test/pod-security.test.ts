@@ -8,15 +8,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { evaluate } from "../../../tools/host/evaluate";
 import { PolicyModule } from "../../../tools/host/guest";
-import { loadReplaySession } from "../../../tools/host/replay";
-import { loadAdmissionRequest, metadataContextAwareResources, readPolicyMetadata } from "../../../tools/host/request";
+import { evaluateRecorded } from "../../../tests/helpers/policy-fixtures";
 import { baselineViolations, neededLevel, readmeModeLevels } from "../../../tests/pod-security-baseline";
 
 const POLICY_DIR = path.resolve(__dirname, "..");
 const WASM = path.join(POLICY_DIR, "annotated-policy.wasm");
-const data = (f: string): string => path.join(POLICY_DIR, "test_data", f);
 
 type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -50,16 +47,7 @@ test(
     assert.match(section, /`spec\.hostIPC: true`/);
 
     const module = PolicyModule.fromFile(WASM);
-    const request = loadAdmissionRequest(data("request_full-injection.json"));
-    const r = evaluate(module, request, {
-      settings: {},
-      timeBudgetMs: null,
-      allowedToMutate: true,
-      capabilities: {
-        contextAwareResources: metadataContextAwareResources(readPolicyMetadata(module.module)),
-        replay: loadReplaySession(data("session_full-injection.yml")),
-      },
-    });
+    const { request, result: r } = evaluateRecorded(module, POLICY_DIR, "full-injection");
     const before = podSecurityFields(request.object);
     const after = podSecurityFields(r.mutatedObject);
     assert.equal((before as J).hostIPC, undefined, "the input pod does not share the host's IPC namespace");
@@ -86,17 +74,8 @@ test(
       ["host IPC", "current-hostipc-true"],
       ["host shm", "current-host-shm"],
     ]) {
-      const request = loadAdmissionRequest(data(`request_${name}.json`));
+      const { request, result: r } = evaluateRecorded(module, POLICY_DIR, name);
       assert.deepEqual(baselineViolations(request.object), [], `${name}: the input pod meets baseline`);
-      const r = evaluate(module, request, {
-        settings: {},
-        timeBudgetMs: null,
-        allowedToMutate: true,
-        capabilities: {
-          contextAwareResources: metadataContextAwareResources(readPolicyMetadata(module.module)),
-          replay: loadReplaySession(data(`session_${name}.yml`)),
-        },
-      });
       assert.equal(neededLevel(r.mutatedObject), levels.get(mode), `${name} (${mode})`);
     }
   },

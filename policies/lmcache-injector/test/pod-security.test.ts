@@ -6,10 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { evaluate } from "../../../tools/host/evaluate";
 import { PolicyModule } from "../../../tools/host/guest";
-import { loadReplaySession } from "../../../tools/host/replay";
-import { loadAdmissionRequest, metadataContextAwareResources, readPolicyMetadata } from "../../../tools/host/request";
+import { evaluateRecorded } from "../../../tests/helpers/policy-fixtures";
 import { baselineViolations, neededLevel, readmeModeLevels } from "../../../tests/pod-security-baseline";
 
 const POLICY_DIR = path.resolve(__dirname, "..");
@@ -35,17 +33,13 @@ test(
     assert.equal(levels.get("private shm"), "baseline");
     const module = PolicyModule.fromFile(WASM);
     for (const [mode, name, settings] of MODE_CASES) {
-      const request = loadAdmissionRequest(data(`request_${name}.json`));
+      const { request, result: r } = evaluateRecorded(
+        module,
+        POLICY_DIR,
+        name,
+        JSON.parse(fs.readFileSync(data(settings), "utf8")) as Record<string, unknown>,
+      );
       assert.deepEqual(baselineViolations(request.object), [], `${name}: the input pod meets baseline`);
-      const r = evaluate(module, request, {
-        settings: JSON.parse(fs.readFileSync(data(settings), "utf8")),
-        timeBudgetMs: null,
-        allowedToMutate: true,
-        capabilities: {
-          contextAwareResources: metadataContextAwareResources(readPolicyMetadata(module.module)),
-          replay: loadReplaySession(data(`session_${name}.yml`)),
-        },
-      });
       assert.ok(r.mutatedObject, `${name}: the pod is wired`);
       assert.equal(
         neededLevel(r.mutatedObject),
