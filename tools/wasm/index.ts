@@ -62,6 +62,7 @@ const TOOL_SOURCES = [
   "tools/wasm/segments.ts",
   "tools/wasm/texts.ts",
   "tools/wasm/texts-transform.mjs",
+  "tools/wasm/texts-dictionary.mjs",
   "tools/wasm/inlining-transform.mjs",
   "tools/wasm/texts-contract.json",
   "tools/wasm/asconfig.isolated.json",

@@ -5,9 +5,10 @@
 // policy-server does per request); start-up grows with the 4 KiB pages that data covers
 // (docs/benchmarks.md). Here every literal, and every read of a top-level string constant,
 // becomes a call of its accessor `__cw_t<n>()`, which calls `__cw_text(slot)` (slots are given to
-// the texts in use after compiling, see textCall and afterCompile). The texts travel as UTF-8 in one passive data segment that
+// the texts in use after compiling, see textCall and afterCompile). The texts travel encoded
+// against a dictionary of shared pieces (texts-dictionary.mjs) in one passive data segment that
 // tools/wasm/texts.ts adds after compiling; on its first use a text is copied out of it
-// (`memory.init`), inflated to a string below `--memoryBase` and remembered there, so the
+// (`memory.init`), expanded to a string below `--memoryBase` and remembered there, so the
 // per-call heap reset never touches it. A text never used is never copied.
 //
 // Left alone: the empty string, decorator arguments, import/export paths, initialisers of static
@@ -17,6 +18,7 @@
 import * as fs from "node:fs";
 import binaryen from "binaryen";
 import { CommonFlags, DecoratorKind, LiteralKind, Node, NodeKind, SourceKind } from "assemblyscript";
+import { choosePieces, encodeDictionary, encodeTexts } from "./texts-dictionary.mjs";
 
 /** where the generated AssemblyScript is parsed from (never written to disk) */
 const GENERATED_PATH = "assembly/__generated__/texts.ts";
@@ -197,29 +199,11 @@ function isLazy(decorators) {
   return (decorators ?? []).some((d) => d.decoratorKind === DecoratorKind.Lazy);
 }
 
-/** The passive segment: a table of u16 offsets into the UTF-8 that follows, one per slot plus one
- *  past the end, so a slot's text is [offset[slot], offset[slot + 1]) and one 4-byte copy reads
- *  both (2 bytes a slot instead of an offset and a length). */
-function encodeSegment(texts) {
-  const bodies = texts.map((t) => Buffer.from(t, "utf8"));
-  const meta = Buffer.alloc((texts.length + 1) * 2);
-  let offset = 0;
-  bodies.forEach((b, slot) => {
-    meta.writeUInt16LE(offset, slot * 2);
-    offset += b.length;
-    if (offset > 0xffff) throw new Error("texts-transform: the texts exceed 64 KiB");
-  });
-  meta.writeUInt16LE(offset, texts.length * 2);
-  return { segment: Buffer.concat([meta, ...bodies]), metaBytes: meta.length };
-}
-
-function generate(texts) {
+function generate(texts, dictionary) {
   // Laid out so that the texts one evaluation uses share as few 4 KiB pages as possible (each page a
   // fresh instance writes is a page fault): u16 cells (every address here is below 64 KiB), a
-  // 16-byte scratch for a slot's (offset, end), then the strings packed in the order they are
-  // first used. A text's UTF-8 is copied into the tail of its own string's room and inflated
-  // forward in place (each unit written lies before the bytes still to read), so no scratch
-  // buffer as long as the longest text is touched.
+  // 16-byte scratch for an entry's (offset, end), then the strings packed in the order they are
+  // first used, each expanded from its encoded bytes (texts-dictionary.mjs) straight to UTF-16.
   // The cells, the scratch and the table's size depend on how many texts are in use, known only
   // after compiling: they are globals whose initial values afterCompile sets (never written
   // afterwards, so the optimiser folds them back into constants).
@@ -234,6 +218,8 @@ let ${LAYOUT.next}: usize = 0;
 // the scratch for a slot's (offset, end) and the size of the table of offsets (set after compiling)
 let ${LAYOUT.scratch}: usize = 0;
 let ${LAYOUT.metaBytes}: u32 = 0;
+// the dictionary's pieces, read in place (texts-dictionary.mjs)
+const __cw_dictionary: usize = memory.data<u8>([${[...dictionary].join(",")}], 2);
 
 @global
 function __cw_text(slot: i32): string {
@@ -244,45 +230,57 @@ function __cw_text(slot: i32): string {
 }
 
 function __cw_materialize(slot: i32, cell: usize): string {
-  const meta = ${LAYOUT.scratch};
-  __cw_texts_copy(meta, <u32>slot << 1, 4);
-  const offset = <u32>load<u16>(meta);
-  const n = <i32>load<u16>(meta, 2) - <i32>offset;
   // 4-byte aligned (static strings are never freed, so the allocator's 16-byte alignment buys
   // nothing here and would leave ~8 bytes of padding per text on the pages an evaluation writes).
   // Only the header's last 8 bytes are written (see below), so a text's header overlaps the tail
   // of the text before it by 12 bytes.
   const p = (${LAYOUT.next} + 8 + 3) & ~3;
-  // the UTF-8 goes to [p + n, p + 2n): reading byte i happens before unit u <= i is written at p + 2u
-  const src = p + <usize>n;
-  __cw_texts_copy(src, ${LAYOUT.metaBytes} + offset, <u32>n);
-  let i = 0;
-  let u = 0;
-  while (i < n) {
-    let c = <u32>load<u8>(src + <usize>i);
-    if (c < 0x80) { i += 1; }
-    else if (c < 0xE0) { c = ((c & 0x1F) << 6) | (<u32>load<u8>(src + <usize>i + 1) & 0x3F); i += 2; }
-    else if (c < 0xF0) { c = ((c & 0x0F) << 12) | ((<u32>load<u8>(src + <usize>i + 1) & 0x3F) << 6) | (<u32>load<u8>(src + <usize>i + 2) & 0x3F); i += 3; }
-    else {
-      const cp = ((c & 0x07) << 18) | ((<u32>load<u8>(src + <usize>i + 1) & 0x3F) << 12) | ((<u32>load<u8>(src + <usize>i + 2) & 0x3F) << 6) | (<u32>load<u8>(src + <usize>i + 3) & 0x3F);
-      i += 4;
-      store<u16>(p + (<usize>u << 1), <u16>(0xD800 + ((cp - 0x10000) >> 10)));
-      u++;
-      c = 0xDC00 + ((cp - 0x10000) & 0x3FF);
-    }
-    store<u16>(p + (<usize>u << 1), <u16>c);
-    u++;
-  }
+  const end = __cw_expand(slot, p);
   // Of the 20-byte header a static string carries (block size, two GC words, class id, byte
   // length) only the class id and the byte length are ever read under the stub runtime: the block
   // size only by __free/__renew, which no text reaches (strings are immutable, texts live below
   // the heap), the GC words by no one (no collector). 12 bytes a text fewer on the pages an
   // evaluation writes (lmcache-injector: 70 texts, 840 bytes, one page fewer).
   store<u32>(p - 8, idof<string>());
-  store<u32>(p - 4, <u32>(u << 1));
-  ${LAYOUT.next} = p + (<usize>u << 1);
+  store<u32>(p - 4, <u32>(end - p));
+  ${LAYOUT.next} = end;
   store<u16>(cell, <u16>p);
   return changetype<string>(p);
+}
+
+// Writes the UTF-16 units of text \`slot\` at \`dst\` and returns where they end. Its encoded bytes
+// go to the top of the heap for the while (given back at once: the stub runtime discards its last
+// block), which later allocations write anyway, rather than onto a page of their own.
+function __cw_expand(slot: i32, dst: usize): usize {
+  const meta = ${LAYOUT.scratch};
+  __cw_texts_copy(meta, <u32>slot << 1, 4);
+  const offset = <u32>load<u16>(meta);
+  const n = <usize>load<u16>(meta, 2) - <usize>offset;
+  const src = __alloc(n);
+  __cw_texts_copy(src, ${LAYOUT.metaBytes} + offset, <u32>n);
+  dst = __cw_expand_bytes(src, n, dst);
+  __free(src);
+  return dst;
+}
+
+// see tools/wasm/texts-dictionary.mjs for the encoding
+function __cw_expand_bytes(src: usize, n: usize, dst: usize): usize {
+  for (let i: usize = 0; i < n; i++) {
+    let c = <u32>load<u8>(src + i);
+    if (c >= 0x80) {
+      const entry = __cw_dictionary + ((<usize>c - 0x80) << 1);
+      const start = <usize>load<u16>(entry);
+      dst = __cw_expand_bytes(__cw_dictionary + start, <usize>load<u16>(entry, 2) - start, dst);
+      continue;
+    }
+    if (c == 1) {
+      c = <u32>load<u16>(src + i + 1);
+      i += 2;
+    }
+    store<u16>(dst, <u16>c);
+    dst += 2;
+  }
+  return dst;
 }
 
 ${accessors.join("\n")}
@@ -313,9 +311,12 @@ export default class CachewardenTexts {
       rewrite(source, table, constants, new Set());
     }
     // the texts in use, their slots and the layout are known after compiling (afterCompile)
-    fs.writeFileSync(out, encodeSegment([]).segment);
+    fs.writeFileSync(out, encodeTexts([], []).segment);
     this.texts = table.texts;
-    if (table.texts.length > 0) parser.parseFile(generate(table.texts), GENERATED_PATH, true);
+    if (table.texts.length === 0) return;
+    // the pieces are chosen over every text (which are in use is known only after compiling)
+    this.pieces = choosePieces(table.texts).pieces;
+    parser.parseFile(generate(table.texts, encodeDictionary(this.pieces)), GENERATED_PATH, true);
   }
 
   afterCompile(module) {
@@ -350,18 +351,18 @@ export default class CachewardenTexts {
       );
     });
     const used = compiled.map(({ slot }) => this.texts[slot]);
-    const { segment, metaBytes } = encodeSegment(used);
+    const { segment, tableBytes } = encodeTexts(used, this.pieces);
     const scratch = (TEXTS_LOW + used.length * 2 + 15) & ~15;
     const strings = scratch + 16;
-    // every text inflated: room for twice its UTF-8 bytes (>= its UTF-16) plus its header, 4-aligned
-    const need = used.reduce((n, t) => n + ((8 + Buffer.byteLength(t, "utf8") * 2 + 3) & ~3) + 4, 0);
+    // every text expanded: room for its UTF-16 plus its header, 4-aligned
+    const need = used.reduce((n, t) => n + ((8 + t.length * 2 + 3) & ~3) + 4, 0);
     if (strings + need > MEMORY_BASE)
       throw new Error(
         `texts-transform: ${used.length} texts need ${strings + need} bytes below --memoryBase ${MEMORY_BASE}`,
       );
     setGlobal(module, LAYOUT.next, strings);
     setGlobal(module, LAYOUT.scratch, scratch);
-    setGlobal(module, LAYOUT.metaBytes, metaBytes);
+    setGlobal(module, LAYOUT.metaBytes, tableBytes);
     fs.writeFileSync(process.env[TEXTS_FILE_ENV], segment);
   }
 }

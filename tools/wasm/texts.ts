@@ -1,5 +1,5 @@
 // The second half of tools/wasm/texts-transform.mjs, run on the compiled module: the texts'
-// UTF-8 becomes one passive data segment, and the import the generated code calls
+// encoded bytes become one passive data segment, and the import the generated code calls
 // (`cachewarden.texts_copy`) becomes a defined function that copies out of it with `memory.init`.
 // AssemblyScript 0.28 can neither declare a passive segment nor emit `memory.init` (its builtin
 // aborts with "Not implemented"), so binaryen does this step. A module that never imported the
