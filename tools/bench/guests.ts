@@ -46,9 +46,14 @@ function inputsHash(guestDir: string): string {
     ...listFiles(guestDir),
     ...listFiles(path.join(ROOT, "assembly")),
     path.join(ROOT, "asconfig.json"),
-    ...["compile-guest.ts", "segments.ts", "texts.ts", "texts-transform.mjs", "texts-dictionary.mjs", "texts-contract.json"].map((f) =>
-      path.join(ROOT, "tools", "wasm", f),
-    ),
+    ...[
+      "compile-guest.ts",
+      "segments.ts",
+      "texts.ts",
+      "texts-transform.mjs",
+      "texts-dictionary.mjs",
+      "texts-contract.json",
+    ].map((f) => path.join(ROOT, "tools", "wasm", f)),
   ];
   for (const f of files) {
     if (!fs.existsSync(f)) continue;
