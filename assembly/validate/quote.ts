@@ -2,10 +2,6 @@
 import { isHighSurrogate, isLowSurrogate } from "./chars";
 import { MAX_ECHOED_BYTES, shortenRenderedOfLength } from "./shorten";
 
-// @ts-ignore: decorator
-@lazy
-const HEX_DIGITS = "0123456789abcdef";
-
 /** Approximation of Go `unicode.IsPrint` (letters, marks, numbers, punctuation, symbols and the
  *  ASCII space). Exact for ASCII and Latin-1. Above that, a rune counts as printable unless it is
  *  in one of the non-printable classes listed here: C1 controls, Unicode spaces other than U+0020
@@ -50,117 +46,88 @@ function isPrintableSupplementary(r: i32): bool {
   return true;
 }
 
-function appendHex(out: string[], value: i32, digits: i32): void {
-  for (let shift = (digits - 1) * 4; shift >= 0; shift -= 4) {
-    out.push(HEX_DIGITS.charAt((value >> shift) & 0xf));
-  }
+// the UTF-8 length of the last rendering (renderGoQuote returns its UTF-16 length)
+let quotedBytes: i32 = 0;
+
+// @ts-ignore: decorator
+@inline
+function putUnit(out: usize, u: i32, c: i32): i32 {
+  if (out != 0) store<u16>(out + ((<usize>u) << 1), <u16>c);
+  return u + 1;
 }
 
-/** Escape for one non-printable rune, as strconv does: short escapes, `\xNN` below 0x80
- *  (C0 and DEL), `\uNNNN` in the BMP, `\UNNNNNNNN` above it. */
-function appendEscapedRune(out: string[], r: i32): void {
-  switch (r) {
-    case 0x07:
-      out.push("\\a");
-      return;
-    case 0x08:
-      out.push("\\b");
-      return;
-    case 0x0c:
-      out.push("\\f");
-      return;
-    case 0x0a:
-      out.push("\\n");
-      return;
-    case 0x0d:
-      out.push("\\r");
-      return;
-    case 0x09:
-      out.push("\\t");
-      return;
-    case 0x0b:
-      out.push("\\v");
-      return;
-  }
-  if (r < 0x80) {
-    out.push("\\x");
-    appendHex(out, r, 2);
-    return;
-  }
-  if (r < 0x10000) {
-    out.push("\\u");
-    appendHex(out, r, 4);
-    return;
-  }
-  out.push("\\U");
-  appendHex(out, r, 8);
-}
-
-/** Go `strconv.Quote(s)` (`%q`). A lone surrogate cannot come from valid UTF-8; Go's JSON decoder
- *  turns it into U+FFFD, which is printable, so it is rendered as U+FFFD here. */
-export function goQuote(s: string): string {
-  const out = new Array<string>();
-  out.push('"');
-  const len = s.length;
-  let runStart = 0; // start of a pending run of characters copied verbatim
+/** Go `strconv.Quote` (`%q`) of the first `len` units of `s`: writes its UTF-16 units at `out`
+ *  (unless 0) and returns how many there are, its UTF-8 length left in `quotedBytes`. One walk
+ *  counts and writes, so the length of a rendering and the rendering always agree. Escapes as
+ *  strconv's: short ones, `\xNN` below 0x80 (C0 and DEL), `\uNNNN` in the BMP, `\UNNNNNNNN` above.
+ *  A lone surrogate cannot come from valid UTF-8; Go's JSON decoder turns it into U+FFFD, which is
+ *  printable, so it is rendered as U+FFFD. ASCII is handled without calls: an echoed value can be
+ *  780,000 backslashes or control characters. */
+function renderGoQuote(s: string, len: i32, out: usize): i32 {
+  const p = changetype<usize>(s);
+  let u = putUnit(out, 0, 0x22);
+  // UTF-8 bytes beyond one per unit written
+  let extra = 0;
   for (let i = 0; i < len; i++) {
-    const c = s.charCodeAt(i);
-    let r = c;
-    let units = 1;
-    if (isHighSurrogate(c) && i + 1 < len && isLowSurrogate(s.charCodeAt(i + 1))) {
-      r = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(i + 1) - 0xdc00);
-      units = 2;
-    } else if (isHighSurrogate(c) || isLowSurrogate(c)) {
-      if (i > runStart) out.push(s.substring(runStart, i));
-      out.push("\ufffd");
-      runStart = i + 1;
+    let r = <i32>load<u16>(p + ((<usize>i) << 1));
+    if (r >= 0x20 && r < 0x7f) {
+      if (r == 0x22 || r == 0x5c) u = putUnit(out, u, 0x5c);
+      u = putUnit(out, u, r);
       continue;
     }
-    if (r != 0x22 && r != 0x5c && isGoPrintable(r)) {
-      i += units - 1;
+    if (r >= 0x80) {
+      if (isHighSurrogate(r) && i + 1 < len && isLowSurrogate(<i32>load<u16>(p + ((<usize>i + 1) << 1)))) {
+        r = 0x10000 + ((r - 0xd800) << 10) + (<i32>load<u16>(p + ((<usize>i + 1) << 1)) - 0xdc00);
+        i++;
+      } else if (isHighSurrogate(r) || isLowSurrogate(r)) r = 0xfffd;
+      if (isGoPrintable(r)) {
+        if (r >= 0x10000) {
+          // 4 bytes, 2 units
+          u = putUnit(out, u, 0xd800 + ((r - 0x10000) >> 10));
+          u = putUnit(out, u, 0xdc00 + ((r - 0x10000) & 0x3ff));
+          extra += 2;
+          continue;
+        }
+        u = putUnit(out, u, r);
+        extra += r < 0x800 ? 1 : 2;
+        continue;
+      }
+    }
+    u = putUnit(out, u, 0x5c);
+    if (r >= 0x07 && r <= 0x0d) {
+      // \a \b \t \n \v \f \r, one byte each for 0x07..0x0d
+      u = putUnit(out, u, <i32>(((<u64>0x7266766e746261) >> ((<u64>(r - 0x07)) << 3)) & 0xff));
       continue;
     }
-    if (i > runStart) out.push(s.substring(runStart, i));
-    if (r == 0x22) out.push('\\"');
-    else if (r == 0x5c) out.push("\\\\");
-    else appendEscapedRune(out, r);
-    i += units - 1;
-    runStart = i + 1;
+    const digits = r < 0x80 ? 2 : r < 0x10000 ? 4 : 8;
+    u = putUnit(out, u, digits == 2 ? 0x78 : digits == 4 ? 0x75 : 0x55); // x u U
+    for (let shift = (digits - 1) << 2; shift >= 0; shift -= 4) {
+      const d = (r >> shift) & 0xf;
+      u = putUnit(out, u, d < 10 ? 0x30 + d : 0x57 + d);
+    }
   }
-  if (len > runStart) out.push(s.substring(runStart, len));
-  out.push('"');
-  return out.join("");
+  u = putUnit(out, u, 0x22);
+  quotedBytes = u + extra;
+  return u;
+}
+
+/** the `%q` rendering of the first `len` units of `s` */
+function goQuotePrefix(s: string, len: i32): string {
+  const units = renderGoQuote(s, len, 0);
+  const out = __new((<usize>units) << 1, idof<string>());
+  renderGoQuote(s, len, out);
+  return changetype<string>(out);
+}
+
+/** Go `strconv.Quote(s)` (`%q`), see renderGoQuote. */
+export function goQuote(s: string): string {
+  return goQuotePrefix(s, s.length);
 }
 
 /** UTF-8 bytes of `goQuote(s)`, counted without building it. */
 export function goQuotedLength(s: string): i32 {
-  const len = s.length;
-  let bytes = 2;
-  const p = changetype<usize>(s);
-  for (let i = 0; i < len; i++) {
-    const c = <i32>load<u16>(p + ((<usize>i) << 1));
-    // ASCII without calls: an echoed value can be 780,000 backslashes or control characters
-    if (c < 0x80) {
-      if (c == 0x22 || c == 0x5c) bytes += 2;
-      else if (c >= 0x20 && c < 0x7f) bytes += 1;
-      else if (c == 0x07 || c == 0x08 || c == 0x0c || c == 0x0a || c == 0x0d || c == 0x09 || c == 0x0b) bytes += 2;
-      else bytes += 4;
-      continue;
-    }
-    let r = c;
-    if (isHighSurrogate(c) && i + 1 < len && isLowSurrogate(s.charCodeAt(i + 1))) {
-      r = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(i + 1) - 0xdc00);
-      i++;
-    } else if (isHighSurrogate(c) || isLowSurrogate(c)) {
-      bytes += 3; // U+FFFD
-      continue;
-    }
-    if (r == 0x22 || r == 0x5c) bytes += 2;
-    else if (isGoPrintable(r)) bytes += r < 0x80 ? 1 : r < 0x800 ? 2 : r < 0x10000 ? 3 : 4;
-    else if (r == 0x07 || r == 0x08 || r == 0x0c || r == 0x0a || r == 0x0d || r == 0x09 || r == 0x0b) bytes += 2;
-    else bytes += r < 0x80 ? 4 : r < 0x10000 ? 6 : 10;
-  }
-  return bytes;
+  renderGoQuote(s, s.length, 0);
+  return quotedBytes;
 }
 
 /** `goQuote(s)` shortened past MAX_ECHOED_BYTES (shorten.ts): the `%q` form of an echoed string.
@@ -173,7 +140,7 @@ export function goQuoteShort(s: string): string {
   // each unit renders to at least one byte, so this many units cover the part that is shown
   let end = min(s.length, MAX_ECHOED_BYTES);
   if (end < s.length && isHighSurrogate(s.charCodeAt(end - 1))) end--; // keep a pair whole
-  const quoted = goQuote(s.substring(0, end));
+  const quoted = goQuotePrefix(s, end);
   // without the closing quote of the partial rendering (the full rendering continues there)
   return shortenRenderedOfLength(quoted.substring(0, quoted.length - 1), total);
 }
