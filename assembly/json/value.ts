@@ -318,7 +318,8 @@ export class JsonValue {
     const doc = this._doc;
     if (doc !== null && this.readsRecords()) {
       const t = this.tailIndexOfKey(key);
-      if (t >= 0) return unchecked(this._items![t]);
+      const tail = this._items;
+      if (t >= 0 && tail !== null) return unchecked(tail[t]);
       const vi = this.lastRecordOfKey(doc, key);
       return vi < 0 ? null : doc.node(vi, this);
     }
@@ -809,7 +810,8 @@ export class JsonValue {
       const i = t >= 0 ? t : this.lastIndexOfKey(key);
       if (i < 0) return null;
       // with t >= 0 the pushed tail is `_items` itself, not the child list
-      const v = t >= 0 ? unchecked(this._items![t]) : unchecked(this._children()[i]);
+      const tail = this._items;
+      const v = t >= 0 && tail !== null ? unchecked(tail[t]) : unchecked(this._children()[i]);
       kind = v._kind;
       bytes = v._bytes;
       start = v._start;

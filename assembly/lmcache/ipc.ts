@@ -3,7 +3,7 @@
 // default, admitted by Pod Security `baseline`) or the host's `/dev/shm` through a hostPath. The
 // mode comes from the engine's generation fields, the connection config, or the `ipcMode` setting;
 // the pod-side guards follow upstream's `applyIPCSharing`. Nothing here edits the pod.
-import { JsonValue, parseJsonString } from "../json/index";
+import { JsonKind, JsonValue, parseJsonString } from "../json/index";
 import { i32ToDecimal } from "../util/decimal";
 import { checkNamedObjectArray, nameRef, Plan, volumeMount } from "../k8s/index";
 import { DEV_SHM_PATH, DEV_SHM_VOLUME, ISOLATED_IPC_CONNECTION_KEY } from "../keys/index";
@@ -107,7 +107,7 @@ export function planIpc(
   const spec = pod.getPresent("spec");
   if (spec === null || !spec.isObject()) return "spec is not an object";
   if (spec.getPresent("hostIPC") !== null) {
-    if (!spec.get("hostIPC")!.isBool()) return "spec.hostIPC is not a boolean";
+    if (spec.memberKind("hostIPC") != JsonKind.Bool) return "spec.hostIPC is not a boolean";
     if (spec.memberIsBool("hostIPC", true)) return "";
   }
   const volumesShape = checkNamedObjectArray(spec, "volumes", "spec");
@@ -118,17 +118,22 @@ export function planIpc(
   if (mounts !== null) {
     // checkContainerFields has made it a list of named objects
     for (let i = 0; i < mounts.size(); i++) {
-      const m = mounts.at(i)!;
+      const m = mounts.at(i);
+      if (m === null) continue;
       const path = m.stringOrNull("mountPath");
       if (path === null) return containerPath + ".volumeMounts[" + i32ToDecimal(i) + "].mountPath is not a string";
       if (!isDevShm(path)) continue;
       ownShm = true;
-      if (mode == IpcMode.HostShm && !isHostDevShm(volumes, m.stringOrNull("name")!)) out.hiddenHostShm = true;
+      const name = m.stringOrNull("name");
+      if (mode == IpcMode.HostShm && name !== null && !isHostDevShm(volumes, name)) out.hiddenHostShm = true;
     }
   }
   let namedShm = false;
   if (volumes !== null)
-    for (let i = 0; i < volumes.size(); i++) if (volumes.at(i)!.stringEquals("name", DEV_SHM_VOLUME)) namedShm = true;
+    for (let i = 0; i < volumes.size(); i++) {
+      const v = volumes.at(i);
+      if (v !== null && v.stringEquals("name", DEV_SHM_VOLUME)) namedShm = true;
+    }
   out.addVolume = !ownShm && !namedShm;
   return "";
 }

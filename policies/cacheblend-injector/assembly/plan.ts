@@ -121,7 +121,10 @@ export function planCacheblendInjection(decoded: DecodedRequest, lookups: Kubern
   addIpcEdits(plan, target, prepared.ipc);
   addStagingEdits(plan, target, keys, prepared.payload);
   const injection = prepared.injection;
-  const current = usesCurrentFlags(decoded.request!.settings, injection.generation.current);
+  // prepareInjection ended on a missing request, so it is here
+  const request = decoded.request;
+  const current =
+    request !== null ? usesCurrentFlags(request.settings, injection.generation.current) : injection.generation.current;
   addFlagEdits(plan, target, prepared.kvText, decision.userHasKV, injection.cudagraph, current);
   plan.mergePullSecrets(prepared.secrets);
   addNixlEdits(plan, target, prepared.pd);
