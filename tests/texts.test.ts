@@ -32,6 +32,8 @@ const EXPECTED = [
   "concat a lazy constant and literal",
   "the local variable / the global constant",
   "",
+  "t01,t02,t03,t04,t05,t06,t07,t08,t09,t10,t11,t12,t13,t14,t15",
+  Array.from({ length: 120 }, (_, i) => String.fromCharCode(0x100 + i)).join(""),
 ].join("|");
 
 let wasm: Buffer;
@@ -115,9 +117,16 @@ describe("the texts' dictionary encoding", () => {
   ];
   const roundTrip = (texts: string[], used = texts) => {
     const { pieces } = choosePieces(texts);
-    const { segment } = encodeTexts(used, pieces);
+    const { segment, tableBytes, wide } = encodeTexts(used, pieces);
     const dictionary = encodeDictionary(pieces);
-    return { decoded: decodeTexts(segment, used.length, dictionary), segment, dictionary, pieces };
+    return {
+      decoded: decodeTexts(segment, used.length, dictionary, wide),
+      segment,
+      tableBytes,
+      wide,
+      dictionary,
+      pieces,
+    };
   };
   test("every text decodes back exactly, the empty one and escaped units included", () => {
     assert.deepEqual(roundTrip(sample).decoded, sample);
@@ -128,11 +137,11 @@ describe("the texts' dictionary encoding", () => {
   });
   test("shared pieces are stored once: the segment is shorter than the texts' UTF-8", () => {
     const texts = Array.from({ length: 20 }, (_, i) => `lmcache.ai/setting-${i} must be a valid DNS-1123 label`);
-    const { decoded, segment, dictionary, pieces } = roundTrip(texts);
+    const { decoded, segment, tableBytes, dictionary, pieces } = roundTrip(texts);
     assert.deepEqual(decoded, texts);
     const plain = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
     assert.ok(pieces.length >= 1 && pieces.length <= MAX_PIECES, String(pieces.length));
-    const encoded = segment.length - (texts.length + 1) * 2 + dictionary.length;
+    const encoded = segment.length - tableBytes + dictionary.length;
     assert.ok(encoded < plain / 2, `${encoded} of ${plain}`);
   });
   test("a piece refers only to pieces before it, and the count of pieces stays within one byte", () => {
@@ -148,6 +157,26 @@ describe("the texts' dictionary encoding", () => {
         else if (dictionary[i] >= 0x80) assert.ok(dictionary[i] - 0x80 < d, `piece ${d}`);
       }
     assert.deepEqual(decoded, texts);
+  });
+  test("the table holds an offset per 16 texts and a byte per text; a body of 256+ bytes makes every length two bytes", () => {
+    const texts = Array.from({ length: 40 }, (_, i) => `text number ${i}`);
+    const narrow = roundTrip(texts);
+    assert.equal(narrow.wide, false);
+    // two full entries (2 + 16 bytes) and the last one up to its 8th text
+    assert.equal(narrow.tableBytes, 2 * 18 + 2 + 8);
+    assert.deepEqual(narrow.decoded, texts);
+    // distinct non-ASCII units (3 bytes each encoded) share no piece
+    const units = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(0x100 + i)).join("");
+    const long = [...texts.slice(0, 20), units(86), ...texts.slice(20)];
+    const wide = roundTrip(long);
+    assert.equal(wide.wide, true);
+    assert.equal(wide.tableBytes, 2 * 34 + 2 + 9 * 2);
+    assert.deepEqual(wide.decoded, long);
+    // a body of exactly 255 bytes still fits one byte
+    const edge = roundTrip([units(85), "x"]);
+    assert.equal(edge.wide, false);
+    assert.equal(edge.segment.length - edge.tableBytes, 255 + 1);
+    assert.deepEqual(edge.decoded, [units(85), "x"]);
   });
   test("a text using the units reserved for pieces fails the build with a message", () => {
     assert.throws(() => choosePieces(["private \ue005 use"]), /a text uses U\+E005, which the encoder reserves/);

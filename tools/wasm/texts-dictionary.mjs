@@ -7,11 +7,16 @@
 // The pieces are chosen over every text of the module (known when the source is parsed) and live
 // in its static data, read in place: expanding a piece costs loads, not a `memory.init` (which
 // cost a fresh lmcache-injector evaluation ~8 µs when the pieces travelled in the segment). The
-// passive segment holds the texts in use: a table of u16 offsets (one per slot, then the end),
-// counted from the end of the table, then their bodies. The generated expander (`__cw_expand`)
-// reads both; decodeTexts below is its reference, used by the tests.
+// passive segment holds the texts in use: a table, then their bodies. The table has one entry per
+// group of TEXT_GROUP slots: the u16 offset of the group's first body (counted from the end of the
+// table), then each text's length, one byte (two for every text when some body is 256 bytes or
+// longer); the last group stops at its last text. A u16 offset per text cost ~300 bytes more per
+// policy; finding a text now adds at most 15 lengths. The generated expander (`__cw_expand`) reads
+// both; decodeTexts below is its reference, used by the tests.
 
 export const MAX_PIECES = 128;
+/** texts per entry of the segment's table */
+export const TEXT_GROUP = 16;
 const ESCAPE = 0x01;
 const PIECE = 0x80;
 // while pieces are chosen, a piece is a code unit of this private-use block inside the texts
@@ -120,17 +125,35 @@ export function encodeDictionary(pieces) {
   return tableAndBodies(pieces.map(encodeSymbols), (tableBytes) => tableBytes);
 }
 
-/** The passive segment for `texts` (slot order) encoded with `pieces`: offsets counted from the
- *  end of the table, whose size is returned too. */
+/** The passive segment for `texts` (slot order) encoded with `pieces`, the size of its table and
+ *  whether its lengths are two bytes each. */
 export function encodeTexts(texts, pieces) {
-  const segment = tableAndBodies(withPieces(texts, pieces).map(encodeSymbols), () => 0);
-  return { segment, tableBytes: (texts.length + 1) * 2 };
+  const bodies = withPieces(texts, pieces).map(encodeSymbols);
+  const wide = bodies.some((b) => b.length > 0xff);
+  const entries = [];
+  let offset = 0;
+  bodies.forEach((b, k) => {
+    if (k % TEXT_GROUP === 0) entries.push([offset & 0xff, offset >> 8]);
+    entries[entries.length - 1].push(...(wide ? [b.length & 0xff, b.length >> 8] : [b.length]));
+    offset += b.length;
+    if (offset > 0xffff) throw new Error("texts-dictionary: the encoded texts exceed 64 KiB");
+  });
+  const table = Buffer.from(entries.flat());
+  return { segment: Buffer.concat([table, ...bodies]), tableBytes: table.length, wide };
 }
 
-/** The texts of a segment of `count` texts, with the dictionary `dictionary` (what the generated
- *  expander produces). */
-export function decodeTexts(segment, count, dictionary) {
-  const tableBytes = (count + 1) * 2;
+/** The texts of a segment of `count` texts (`wide`: two-byte lengths), with the dictionary
+ *  `dictionary` (what the generated expander produces). */
+export function decodeTexts(segment, count, dictionary, wide = false) {
+  const lengthBytes = wide ? 2 : 1;
+  const entryBytes = 2 + TEXT_GROUP * lengthBytes;
+  const lengthOf = (k) => {
+    const at = Math.floor(k / TEXT_GROUP) * entryBytes + 2 + (k % TEXT_GROUP) * lengthBytes;
+    return wide ? segment.readUInt16LE(at) : segment[at];
+  };
+  const groups = Math.ceil(count / TEXT_GROUP);
+  const tableBytes =
+    count === 0 ? 0 : (groups - 1) * entryBytes + 2 + (count - (groups - 1) * TEXT_GROUP) * lengthBytes;
   const expand = (bytes, start, end, units) => {
     for (let i = start; i < end; i++) {
       const c = bytes[i];
@@ -146,13 +169,10 @@ export function decodeTexts(segment, count, dictionary) {
   };
   const texts = [];
   for (let k = 0; k < count; k++) {
-    const units = expand(
-      segment,
-      tableBytes + segment.readUInt16LE(k * 2),
-      tableBytes + segment.readUInt16LE(k * 2 + 2),
-      [],
-    );
-    texts.push(String.fromCharCode(...units));
+    let offset = segment.readUInt16LE(Math.floor(k / TEXT_GROUP) * entryBytes);
+    for (let j = k - (k % TEXT_GROUP); j < k; j++) offset += lengthOf(j);
+    const start = tableBytes + offset;
+    texts.push(String.fromCharCode(...expand(segment, start, start + lengthOf(k), [])));
   }
   return texts;
 }

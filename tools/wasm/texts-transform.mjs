@@ -18,7 +18,7 @@
 import * as fs from "node:fs";
 import binaryen from "binaryen";
 import { CommonFlags, DecoratorKind, LiteralKind, Node, NodeKind, SourceKind } from "assemblyscript";
-import { choosePieces, encodeDictionary, encodeTexts } from "./texts-dictionary.mjs";
+import { choosePieces, encodeDictionary, encodeTexts, TEXT_GROUP } from "./texts-dictionary.mjs";
 
 /** where the generated AssemblyScript is parsed from (never written to disk) */
 const GENERATED_PATH = "assembly/__generated__/texts.ts";
@@ -32,7 +32,9 @@ const MEMORY_BASE = CONTRACT.memoryBase;
 // the cells start right above the null address; nothing else lives below the memory base
 const TEXTS_LOW = 16;
 // the generated globals afterCompile gives their values, and their names in the module
-const LAYOUT = { next: "cwNext", scratch: "cwScratch", metaBytes: "cwMetaBytes" };
+const LAYOUT = { next: "cwNext", scratch: "cwScratch", metaBytes: "cwMetaBytes", wide: "cwWide" };
+// the scratch holds one entry of the table: a u16 offset and up to TEXT_GROUP two-byte lengths
+const SCRATCH_BYTES = (2 + TEXT_GROUP * 2 + 15) & ~15;
 const GENERATED_INTERNAL = GENERATED_PATH.replace(/\.ts$/, "");
 const ACCESSOR = new RegExp(`^${GENERATED_INTERNAL}/__cw_t(\\d+)$`);
 
@@ -202,7 +204,7 @@ function isLazy(decorators) {
 function generate(texts, dictionary) {
   // Laid out so that the texts one evaluation uses share as few 4 KiB pages as possible (each page a
   // fresh instance writes is a page fault): u16 cells (every address here is below 64 KiB), a
-  // 16-byte scratch for an entry's (offset, end), then the strings packed in the order they are
+  // scratch for an entry of the table, then the strings packed in the order they are
   // first used, each expanded from its encoded bytes (texts-dictionary.mjs) straight to UTF-16.
   // The cells, the scratch and the table's size depend on how many texts are in use, known only
   // after compiling: they are globals whose initial values afterCompile sets (never written
@@ -215,9 +217,11 @@ declare function __cw_texts_copy(dst: usize, offset: u32, length: u32): void;
 
 // the next free byte of the strings region (a wasm global: the heap reset leaves it alone)
 let ${LAYOUT.next}: usize = 0;
-// the scratch for a slot's (offset, end) and the size of the table of offsets (set after compiling)
+// the scratch for an entry of the table, the table's size and whether its lengths take two bytes
+// (set after compiling)
 let ${LAYOUT.scratch}: usize = 0;
 let ${LAYOUT.metaBytes}: u32 = 0;
+let ${LAYOUT.wide}: bool = false;
 // the dictionary's pieces, read in place (texts-dictionary.mjs)
 const __cw_dictionary: usize = memory.data<u8>([${[...dictionary].join(",")}], 2);
 
@@ -252,10 +256,16 @@ function __cw_materialize(slot: i32, cell: usize): string {
 // go to the top of the heap for the while (given back at once: the stub runtime discards its last
 // block), which later allocations write anyway, rather than onto a page of their own.
 function __cw_expand(slot: i32, dst: usize): usize {
+  // the slot's entry up to its own length: the group's first offset plus the lengths before it
   const meta = ${LAYOUT.scratch};
-  __cw_texts_copy(meta, <u32>slot << 1, 4);
-  const offset = <u32>load<u16>(meta);
-  const n = <usize>load<u16>(meta, 2) - <usize>offset;
+  const shift: u32 = ${LAYOUT.wide} ? 1 : 0;
+  const r = <u32>slot & ${TEXT_GROUP - 1};
+  const lengths = meta + 2;
+  __cw_texts_copy(meta, (<u32>slot >>> ${Math.log2(TEXT_GROUP)}) * (2 + (${TEXT_GROUP} << shift)), 2 + ((r + 1) << shift));
+  let offset = <u32>load<u16>(meta);
+  for (let k: u32 = 0; k < r; k++)
+    offset += ${LAYOUT.wide} ? <u32>load<u16>(lengths + (<usize>k << 1)) : <u32>load<u8>(lengths + <usize>k);
+  const n = ${LAYOUT.wide} ? <usize>load<u16>(lengths + (<usize>r << 1)) : <usize>load<u8>(lengths + <usize>r);
   const src = __alloc(n);
   __cw_texts_copy(src, ${LAYOUT.metaBytes} + offset, <u32>n);
   dst = __cw_expand_bytes(src, n, dst);
@@ -351,9 +361,9 @@ export default class CachewardenTexts {
       );
     });
     const used = compiled.map(({ slot }) => this.texts[slot]);
-    const { segment, tableBytes } = encodeTexts(used, this.pieces);
+    const { segment, tableBytes, wide } = encodeTexts(used, this.pieces);
     const scratch = (TEXTS_LOW + used.length * 2 + 15) & ~15;
-    const strings = scratch + 16;
+    const strings = scratch + SCRATCH_BYTES;
     // every text expanded: room for its UTF-16 plus its header, 4-aligned
     const need = used.reduce((n, t) => n + ((8 + t.length * 2 + 3) & ~3) + 4, 0);
     if (strings + need > MEMORY_BASE)
@@ -363,6 +373,7 @@ export default class CachewardenTexts {
     setGlobal(module, LAYOUT.next, strings);
     setGlobal(module, LAYOUT.scratch, scratch);
     setGlobal(module, LAYOUT.metaBytes, tableBytes);
+    setGlobal(module, LAYOUT.wide, wide ? 1 : 0);
     fs.writeFileSync(process.env[TEXTS_FILE_ENV], segment);
   }
 }

@@ -47,6 +47,10 @@ function answer(): string {
     "concat " + LAZY_CONSTANT + " and " + "literal",
     shadowing("variable") + " / " + SHADOWED,
     "",
+    // more than one entry of the texts' table (16 texts each), and a text whose encoded body passes
+    // 255 bytes, so every length takes two bytes (tools/wasm/texts-dictionary.mjs)
+    ["t01", "t02", "t03", "t04", "t05", "t06", "t07", "t08", "t09", "t10", "t11", "t12", "t13", "t14", "t15"].join(","),
+    "ĀāĂăĄąĆćĈĉĊċČčĎďĐđĒēĔĕĖėĘęĚěĜĝĞğĠġĢģĤĥĦħĨĩĪīĬĭĮįİıĲĳĴĵĶķĸĹĺĻļĽľĿŀŁłŃńŅņŇňŉŊŋŌōŎŏŐőŒœŔŕŖŗŘřŚśŜŝŞşŠšŢţŤťŦŧŨũŪūŬŭŮůŰűŲųŴŵŶŷ",
   ];
   return lines.join("|");
 }
