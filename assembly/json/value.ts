@@ -81,6 +81,54 @@ function rawMayStartWith(data: usize, start: i32, end: i32, prefix: string, want
   return e - s >= n;
 }
 
+// what JsonValue#indexOfItem looks for
+const FIND_STARTING_WITH = 0;
+const FIND_NOT_DECODABLE_STRING = 1;
+const FIND_WITHOUT_STRING_MEMBER = 2;
+const FIND_WITH_STRING = 3;
+
+/** Judges the item of record `vi` (its node never handed out) on its raw bytes for `find`: 1 it
+ *  passes, 0 it does not, -1 the bytes cannot tell (a prefix met an escape: decode to know). */
+function rawItemTest(
+  find: i32,
+  doc: JsonDoc,
+  data: usize,
+  slot: usize,
+  vi: i32,
+  key: string,
+  text: string,
+  wanted: Uint8Array | null,
+  flag: bool,
+): i32 {
+  const start = slotStart(slot);
+  const end = slotEnd(slot);
+  if (find == FIND_STARTING_WITH) return rawMayStartWith(data, start, end, text, wanted) ? -1 : 0;
+  const c = <u32>load<u8>(data + <usize>start);
+  if (find == FIND_NOT_DECODABLE_STRING)
+    return end <= start || c != CHAR_QUOTE || !stringBodyDecodes(data, start + 1, end - 1) ? 1 : 0;
+  // the two member tests: the item is an object and its last member `key` decides
+  const isObject = c == CHAR_OPEN_BRACE;
+  const mvi = isObject ? doc.lastMember(vi, key) : -1;
+  let m: u32 = 0;
+  let ms = 0;
+  let me = 0;
+  if (mvi >= 0) {
+    const mslot = recordSlot(changetype<usize>(doc.table.data), mvi);
+    ms = slotStart(mslot);
+    me = slotEnd(mslot);
+    m = <u32>load<u8>(data + <usize>ms);
+  }
+  if (find == FIND_WITH_STRING) {
+    const n = wanted !== null ? wanted.length : text.length;
+    return mvi >= 0 && m == CHAR_QUOTE && spanEqualsText(data, ms, me, text, wanted, n) ? 1 : 0;
+  }
+  // FIND_WITHOUT_STRING_MEMBER (`flag`: the member may be absent or null)
+  if (!isObject) return 1;
+  if (mvi < 0) return flag ? 0 : 1;
+  if (m == CHAR_QUOTE) return stringBodyDecodes(data, ms + 1, me - 1) ? 0 : 1;
+  return flag && kindOfLeadByte(m) == JsonKind.Null ? 0 : 1;
+}
+
 function invalid<T>(value: T, error: string): Read<T> {
   return new Read<T>(ReadState.Invalid, value, error);
 }
@@ -533,116 +581,53 @@ export class JsonValue {
    *  over the records that turns most items away on their first raw bytes (CacheBlend looks for
    *  each of its seven flags in the args; 50,000 args were read through a lookup each) */
   indexOfItemStartingWith(prefix: string, from: i32 = 0): i32 {
-    let pos = max(from, 0);
-    const doc = this._doc;
-    if (this._kind == JsonKind.Array && doc !== null && this.readsRecords()) {
-      const table = doc.table;
-      const data = doc.bytes.dataStart;
-      const records = changetype<usize>(table.data);
-      const wanted = keyBytesFor(prefix);
-      // every index below `limit` is a record, read without per-field checks
-      const limit = min(table.next(this._vi), table.count);
-      let vi = this.recordAt(doc, pos);
-      while (vi >= 0 && vi < limit) {
-        const slot = recordSlot(records, vi);
-        if (handedOut(doc, vi) || rawMayStartWith(data, slotStart(slot), slotEnd(slot), prefix, wanted)) {
-          // the cursor is here, so the probe finds the item without a walk
-          this._curPos = pos;
-          this._curVi = vi;
-          if (this.itemStringStartsWith(pos, prefix)) return pos;
-        }
-        const next = slotNext(slot);
-        if (next <= vi) break;
-        vi = next;
-        pos++;
-      }
-      // the pushed tail, read by node (a probe by index would walk the records again)
-      const count = vi >= limit ? pos : this.recordCount(doc);
-      const tail = this._items;
-      if (this._itemsAreTail && tail !== null)
-        for (let k = max(pos - count, 0); k < tail.length; k++) {
-          const t = unchecked(tail[k]);
-          if (t._kind == JsonKind.String && spanStartsWith(t._bytes, t._start, t._end, prefix, false)) return count + k;
-        }
-      return -1;
-    }
-    const n = this.size();
-    for (; pos < n; pos++) if (this.itemStringStartsWith(pos, prefix)) return pos;
-    return -1;
+    return this.indexOfItem(FIND_STARTING_WITH, "", prefix, false, from);
   }
   /** the first index whose item `itemIsDecodableString(i)` does not hold, or -1: one walk over the
    *  records (the args are checked once per flag edit) */
   indexOfItemNotDecodableString(): i32 {
-    let pos = 0;
-    const doc = this._doc;
-    if (this._kind == JsonKind.Array && doc !== null && this.readsRecords()) {
-      const table = doc.table;
-      const data = doc.bytes.dataStart;
-      const records = changetype<usize>(table.data);
-      const limit = min(table.next(this._vi), table.count);
-      let vi = this._vi + 1;
-      while (vi < limit) {
-        const slot = recordSlot(records, vi);
-        const node = handedOut(doc, vi) ? doc.existing(vi) : null;
-        const start = slotStart(slot);
-        const end = slotEnd(slot);
-        if (
-          node !== null
-            ? !node.isDecodableString()
-            : end <= start ||
-              <u32>load<u8>(data + <usize>start) != CHAR_QUOTE ||
-              !stringBodyDecodes(data, start + 1, end - 1)
-        )
-          return pos;
-        const next = slotNext(slot);
-        if (next <= vi) break;
-        vi = next;
-        pos++;
-      }
-      const tail = this._items;
-      if (this._itemsAreTail && tail !== null)
-        for (let k = 0; k < tail.length; k++) if (!unchecked(tail[k]).isDecodableString()) return pos + k;
-      return -1;
-    }
-    const n = this.size();
-    for (; pos < n; pos++) if (!this.itemIsDecodableString(pos)) return pos;
-    return -1;
+    return this.indexOfItem(FIND_NOT_DECODABLE_STRING, "", "", false, 0);
   }
   /** the first index >= `from` whose item is not an object with a decodable string as its member
    *  `key` (`optional`: or without it, or with null), or -1: what `itemKind`, `itemMemberKind` and
    *  `itemMemberIsDecodableString` answer, in one walk over the records (a pod's env, volumes and
    *  containers are checked item by item) */
   indexOfItemWithoutStringMember(key: string, optional: bool = false, from: i32 = 0): i32 {
+    return this.indexOfItem(FIND_WITHOUT_STRING_MEMBER, key, "", optional, from);
+  }
+  /** the first index >= `from` whose item is an object whose member `key` is the string `text`
+   *  (what `itemStringEquals(i, key, text)` answers), or -1 */
+  indexOfItemWithString(key: string, text: string, from: i32 = 0): i32 {
+    return this.indexOfItem(FIND_WITH_STRING, key, text, false, from);
+  }
+
+  /** The one walk behind the `indexOfItem…` searches: the first index >= `from` whose item passes
+   *  `find` (a FIND_ constant), or -1. An array read from the records is walked record by record
+   *  and each item is judged on its raw bytes (`rawItemTest`); an item whose node was handed out
+   *  (it may have changed since), an item the bytes cannot settle, the pushed tail and a list not
+   *  read from the records are judged through the per-item probes (`itemPasses`). */
+  private indexOfItem(find: i32, key: string, text: string, flag: bool, from: i32): i32 {
     let pos = max(from, 0);
     const doc = this._doc;
     if (this._kind == JsonKind.Array && doc !== null && this.readsRecords()) {
       const table = doc.table;
       const data = doc.bytes.dataStart;
       const records = changetype<usize>(table.data);
+      // the text's bytes once for the walk, not once per item
+      const wanted = find == FIND_STARTING_WITH || find == FIND_WITH_STRING ? keyBytesFor(text) : null;
+      // every index below `limit` is a record, read without per-field checks
       const limit = min(table.next(this._vi), table.count);
       let vi = this.recordAt(doc, pos);
       while (vi >= 0 && vi < limit) {
-        let ok = false;
-        if (handedOut(doc, vi)) {
+        const slot = recordSlot(records, vi);
+        const r = handedOut(doc, vi) ? -1 : rawItemTest(find, doc, data, slot, vi, key, text, wanted, flag);
+        if (r != 0) {
           // the cursor is here, so the probes find the item without a walk
           this._curPos = pos;
           this._curVi = vi;
-          ok = this.itemHasStringMember(pos, key, optional);
-        } else if (<u32>load<u8>(data + <usize>slotStart(recordSlot(records, vi))) == CHAR_OPEN_BRACE) {
-          const mvi = doc.lastMember(vi, key);
-          if (mvi < 0) ok = optional;
-          else {
-            const slot = recordSlot(records, mvi);
-            const start = slotStart(slot);
-            const c = <u32>load<u8>(data + <usize>start);
-            ok =
-              c == CHAR_QUOTE
-                ? stringBodyDecodes(data, start + 1, slotEnd(slot) - 1)
-                : optional && kindOfLeadByte(c) == JsonKind.Null;
-          }
+          if (r > 0 || this.itemPasses(find, pos, key, text, flag)) return pos;
         }
-        if (!ok) return pos;
-        const next = slotNext(recordSlot(records, vi));
+        const next = slotNext(slot);
         if (next <= vi) break;
         // the cursor follows, so the tail below is reached without another walk
         this._curPos = pos;
@@ -654,8 +639,15 @@ export class JsonValue {
     }
     // the pushed tail, or a list not read from the records
     const size = this.size();
-    for (; pos < size; pos++) if (!this.itemHasStringMember(pos, key, optional)) return pos;
+    for (; pos < size; pos++) if (this.itemPasses(find, pos, key, text, flag)) return pos;
     return -1;
+  }
+  /** whether item `i` passes `find`, through the per-item probes */
+  private itemPasses(find: i32, i: i32, key: string, text: string, flag: bool): bool {
+    if (find == FIND_STARTING_WITH) return this.itemStringStartsWith(i, text);
+    if (find == FIND_NOT_DECODABLE_STRING) return !this.itemIsDecodableString(i);
+    if (find == FIND_WITHOUT_STRING_MEMBER) return !this.itemHasStringMember(i, key, flag);
+    return this.itemStringEquals(i, key, text);
   }
   /** item `i` is an object whose member `key` is a decodable string (`optional`: or is absent or null) */
   private itemHasStringMember(i: i32, key: string, optional: bool): bool {
@@ -699,62 +691,6 @@ export class JsonValue {
     const p = this.locateItemMember(i, key, JsonKind.String);
     if (p === null) return false;
     return spanStringEquals(p.data, p.start, p.end, text);
-  }
-
-  /** the first index >= `from` whose item `itemStringEquals(i, key, text)` holds, or -1: one walk
-   *  over the records instead of a lookup per index (the injector searches a container's env of
-   *  50,000 entries several times) */
-  indexOfItemWithString(key: string, text: string, from: i32 = 0): i32 {
-    if (this._kind != JsonKind.Array) return -1;
-    let pos = max(from, 0);
-    const doc = this._doc;
-    if (doc === null || !this.readsRecords()) {
-      const items = this._children();
-      for (; pos < items.length; pos++) if (unchecked(items[pos]).stringEquals(key, text)) return pos;
-      return -1;
-    }
-    const table = doc.table;
-    const data = doc.bytes.dataStart;
-    const records = changetype<usize>(table.data);
-    // every index below `limit` is a record, read without per-field checks
-    const limit = min(table.next(this._vi), table.count);
-    // the text's bytes once for the walk, not once per item
-    const wanted = keyBytesFor(text);
-    const n = wanted !== null ? wanted.length : text.length;
-    let vi = this.recordAt(doc, pos);
-    while (vi >= 0 && vi < limit) {
-      const node = handedOut(doc, vi) ? doc.existing(vi) : null;
-      let found = false;
-      if (node !== null) {
-        found = node.stringEquals(key, text);
-      } else if (<u32>load<u8>(data + <usize>slotStart(recordSlot(records, vi))) == CHAR_OPEN_BRACE) {
-        const mvi = doc.lastMember(vi, key);
-        if (mvi >= 0) {
-          const slot = recordSlot(records, mvi);
-          const start = slotStart(slot);
-          found =
-            <u32>load<u8>(data + <usize>start) == CHAR_QUOTE &&
-            spanEqualsText(data, start, slotEnd(slot), text, wanted, n);
-        }
-      }
-      if (found) {
-        // the next search from here starts where this one stopped
-        this._curPos = pos;
-        this._curVi = vi;
-        return pos;
-      }
-      const next = slotNext(recordSlot(records, vi));
-      if (next <= vi) break;
-      vi = next;
-      pos++;
-    }
-    const tail = this._items;
-    if (this._itemsAreTail && tail !== null) {
-      const count = this.recordCount(doc);
-      for (let k = max(from - count, 0); k < tail.length; k++)
-        if (unchecked(tail[k]).stringEquals(key, text)) return count + k;
-    }
-    return -1;
   }
 
   /** member `key` of item `i` as `at(i)` then `locateMember` finds it, without the item's node
