@@ -509,54 +509,48 @@ export class JsonValue {
   /** the kind of item `i` of this array, or -1 when out of range or this is not an array */
   itemKind(i: i32): i32 {
     if (this._kind != JsonKind.Array) return -1;
+    const vi = this.rawItemRecord(i);
     const doc = this._doc;
-    if (doc !== null && this.readsRecords()) {
-      const vi = this.recordAt(doc, i);
-      if (vi < 0) {
-        const t = this.tailItem(doc, i);
-        return t !== null ? <i32>t._kind : -1;
-      }
-      const node = doc.existing(vi);
-      if (node !== null) return <i32>node._kind;
+    if (vi >= 0 && doc !== null)
       return <i32>kindOfLeadByte(<u32>load<u8>(doc.bytes.dataStart + <usize>doc.table.start(vi)));
-    }
-    const items = this._children();
-    return i >= 0 && i < items.length ? <i32>unchecked(items[i])._kind : -1;
+    const item = this.at(i);
+    return item !== null ? <i32>item._kind : -1;
   }
   /** what `at(i)` then `isDecodableString()` answers (for an object: its i-th member value) */
   itemIsDecodableString(i: i32): bool {
-    if (!this.isContainer()) return false;
+    const vi = this.rawItemRecord(i);
     const doc = this._doc;
-    if (doc !== null && this.readsRecords()) {
-      const vi = this.recordAt(doc, i);
-      if (vi >= 0 && doc.existing(vi) === null) {
-        const start = doc.table.start(vi);
-        const end = doc.table.end(vi);
-        const data = doc.bytes.dataStart;
-        return (
-          end > start &&
-          kindOfLeadByte(<u32>load<u8>(data + <usize>start)) == JsonKind.String &&
-          stringBodyDecodes(data, start + 1, end - 1)
-        );
-      }
+    if (vi >= 0 && doc !== null) {
+      const start = doc.table.start(vi);
+      const end = doc.table.end(vi);
+      const data = doc.bytes.dataStart;
+      return (
+        end > start &&
+        kindOfLeadByte(<u32>load<u8>(data + <usize>start)) == JsonKind.String &&
+        stringBodyDecodes(data, start + 1, end - 1)
+      );
     }
     const item = this.at(i);
     return item !== null && item.isDecodableString();
   }
+  /** the record of item `i` when it is read on its raw bytes (this container reads the records and
+   *  the item's node was never handed out: it may have changed since), else -1 */
+  private rawItemRecord(i: i32): i32 {
+    const doc = this._doc;
+    if (!this.isContainer() || doc === null || !this.readsRecords()) return -1;
+    const vi = this.recordAt(doc, i);
+    return vi >= 0 && doc.existing(vi) === null ? vi : -1;
+  }
   /** what `at(i)` then `stringValue()` answers (for an object: its i-th member value) */
   itemStringValue(i: i32): string | null {
-    if (!this.isContainer()) return null;
+    const vi = this.rawItemRecord(i);
     const doc = this._doc;
-    if (doc !== null && this.readsRecords()) {
-      const vi = this.recordAt(doc, i);
-      if (vi >= 0 && doc.existing(vi) === null) {
-        const bytes = doc.bytes;
-        const start = doc.table.start(vi);
-        const end = doc.table.end(vi);
-        if (end <= start || kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start)) != JsonKind.String)
-          return null;
-        return decodeLiteral(bytes, start, end);
-      }
+    if (vi >= 0 && doc !== null) {
+      const bytes = doc.bytes;
+      const start = doc.table.start(vi);
+      const end = doc.table.end(vi);
+      if (end <= start || kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start)) != JsonKind.String) return null;
+      return decodeLiteral(bytes, start, end);
     }
     const item = this.at(i);
     return item !== null ? item.stringValue() : null;
@@ -565,10 +559,9 @@ export class JsonValue {
    *  compared on the raw bytes when it has no escapes: a flag is looked for in 50,000 args without
    *  decoding them */
   itemStringStartsWith(i: i32, prefix: string, whole: bool = false): bool {
-    if (!this.isContainer()) return false;
+    const vi = this.rawItemRecord(i);
     const doc = this._doc;
-    const vi = doc !== null && this.readsRecords() ? this.recordAt(doc, i) : -1;
-    if (doc !== null && vi >= 0 && doc.existing(vi) === null)
+    if (vi >= 0 && doc !== null)
       return spanStartsWith(doc.bytes, doc.table.start(vi), doc.table.end(vi), prefix, whole);
     const item = this.at(i);
     return (
@@ -697,15 +690,9 @@ export class JsonValue {
    *  unless one was already handed out (it may have been changed since the records were made) */
   private locateItemMember(i: i32, key: string, want: i32): MemberProbe | null {
     if (this._kind != JsonKind.Array) return null;
+    const vi = this.rawItemRecord(i);
     const doc = this._doc;
-    if (doc !== null && this.readsRecords()) {
-      const vi = this.recordAt(doc, i);
-      if (vi < 0) {
-        const t = this.tailItem(doc, i);
-        return t !== null ? t.locateMember(key, want) : null;
-      }
-      const node = doc.existing(vi);
-      if (node !== null) return node.locateMember(key, want);
+    if (vi >= 0 && doc !== null) {
       const bytes = doc.bytes;
       const table = doc.table;
       if (kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>table.start(vi))) != JsonKind.Object) return null;
@@ -718,9 +705,9 @@ export class JsonValue {
       if (want >= 0 && <i32>kind != want) return null;
       return doc.probe().found(kind, bytes, start, end);
     }
-    const items = this._children();
-    if (i < 0 || i >= items.length) return null;
-    return unchecked(items[i]).locateMember(key, want);
+    // a handed-out node, the pushed tail, or a list not read from the records
+    const item = this.at(i);
+    return item !== null ? item.locateMember(key, want) : null;
   }
 
   /** finds the last member `key`: its kind and text span in the document's probe (read at once;
