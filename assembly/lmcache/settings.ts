@@ -217,17 +217,25 @@ function validateEngineEntry(
     errors.add(path, "must be an object");
     return;
   }
-  const known = [ENGINE_KV_TRANSFER_CONFIG, ENGINE_INJECTION, "hostIPC", "gpuVendor", "pd"].concat(roleConfigFields());
+  // the two role configs (the prefiller's and the decoder's connection) are the last: read below
+  const known = [
+    ENGINE_KV_TRANSFER_CONFIG,
+    ENGINE_INJECTION,
+    "hostIPC",
+    "gpuVendor",
+    "pd",
+    ROLE_CONFIG_PREFILLER,
+    ROLE_CONFIG_DECODER,
+  ];
   if (flavor == InjectorFlavor.LMCache) known.push("isolatedIPC");
   reportUnknownFields(entry, known, path, errors);
 
   const kv = entry.getPresent(ENGINE_KV_TRANSFER_CONFIG);
   if (kv === null) errors.add(path + "." + ENGINE_KV_TRANSFER_CONFIG, "required");
   else if (!kv.isObject()) errors.add(path + "." + ENGINE_KV_TRANSFER_CONFIG, "must be a JSON object");
-  const roles = roleConfigFields();
-  for (let i = 0; i < roles.length; i++) {
-    const v = entry.getPresent(roles[i]);
-    if (v !== null && !v.isObject()) errors.add(path + "." + roles[i], "must be a JSON object");
+  for (let i = 5; i < 7; i++) {
+    const v = entry.getPresent(known[i]);
+    if (v !== null && !v.isObject()) errors.add(path + "." + known[i], "must be a JSON object");
   }
   validateCurrentEngineFields(entry, path, flavor, errors);
 
@@ -343,13 +351,16 @@ export class InlineEngine {
 }
 
 /** The inline fields standing for the prefiller's and the decoder's ConfigMap keys. */
-export function roleConfigFields(): string[] {
-  return ["kvTransferConfigPrefiller", "kvTransferConfigDecoder"];
-}
+// @ts-ignore: decorator
+@lazy
+const ROLE_CONFIG_PREFILLER = "kvTransferConfigPrefiller";
+// @ts-ignore: decorator
+@lazy
+const ROLE_CONFIG_DECODER = "kvTransferConfigDecoder";
 
 /** A role's connection config of an inline engine as JSON text; "" when absent. */
 export function roleConfigText(engine: InlineEngine, role: string): string {
-  const field = role == PD_ROLE_PREFILLER ? "kvTransferConfigPrefiller" : "kvTransferConfigDecoder";
+  const field = role == PD_ROLE_PREFILLER ? ROLE_CONFIG_PREFILLER : ROLE_CONFIG_DECODER;
   const v = engine.entry.getPresent(field);
   return v === null ? "" : v.rawText();
 }
