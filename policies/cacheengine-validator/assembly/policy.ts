@@ -32,8 +32,9 @@ export function validate(payload: Uint8Array): Uint8Array {
   }
   const kind = engineKindOf(request.kind.kind);
   if (kind == EngineKind.Other) return accept().toBytes(); // misconfigured rules: not ours
-  if (request.operation == OPERATION_CREATE) return respond(kind, request, false);
-  if (request.operation == OPERATION_UPDATE) return respond(kind, request, true);
+  const operation = request.operation;
+  if (operation == OPERATION_CREATE) return respond(kind, request, false);
+  if (operation == OPERATION_UPDATE) return respond(kind, request, true);
   return accept().toBytes(); // DELETE (not in the rules) and anything else
 }
 
