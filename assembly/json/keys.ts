@@ -30,15 +30,17 @@ export function rawKeyEquals(
     const s = decodeStringBody(bytes.dataStart, ks, ke, false);
     return s !== null && s == key;
   }
-  const n = ke - ks;
-  const raw = bytes.dataStart + <usize>ks;
-  if (wanted !== null) return n == wanted.length && memory.compare(raw, wanted.dataStart, <usize>n) == 0;
-  return asciiEquals(raw, n, key);
+  return rawBytesEqual(bytes.dataStart + <usize>ks, ke - ks, key, wanted);
 }
 
 /** compares n raw UTF-8 bytes at `raw` (without escapes) with the decoded `text` */
 export function rawTextEquals(raw: usize, n: i32, text: string): bool {
-  const wanted = keyBytesFor(text);
+  return rawBytesEqual(raw, n, text, keyBytesFor(text));
+}
+
+/** compares n raw UTF-8 bytes at `raw` (without escapes) with `text`, whose UTF-8 is `wanted`
+ *  (null when `text` is ASCII, which is then compared unit by unit without encoding) */
+function rawBytesEqual(raw: usize, n: i32, text: string, wanted: Uint8Array | null): bool {
   if (wanted !== null) return n == wanted.length && memory.compare(raw, wanted.dataStart, <usize>n) == 0;
   return asciiEquals(raw, n, text);
 }

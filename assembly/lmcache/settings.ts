@@ -97,18 +97,18 @@ function validateCurrentEngineFields(
   const flags = flavor == InjectorFlavor.LMCache ? ["hostIPC", "isolatedIPC"] : ["hostIPC"];
   for (let i = 0; i < flags.length; i++) {
     const v = entry.getPresent(flags[i]);
-    if (v !== null && !v.isBool()) errors.add(path + "." + flags[i], "must be a boolean");
+    if (v !== null && !v.isBool()) errors.addAt(path, flags[i], "must be a boolean");
   }
   checkEnumSetting(entry, "gpuVendor", gpuVendors(), errors, path);
   const pd = entry.getPresent("pd");
   if (pd === null) return;
   if (!pd.isObject()) {
-    errors.add(path + ".pd", "must be an object");
+    errors.addAt(path, "pd", "must be an object");
     return;
   }
   const port = pd.getPresent("nixlSideChannelPort");
   if (port !== null && nixlPortText(port).length == 0)
-    errors.add(path + ".pd.nixlSideChannelPort", "must be an integer in [1024, 65535]");
+    errors.addAt(path, "pd.nixlSideChannelPort", "must be an integer in [1024, 65535]");
 }
 
 /** Collects `<path>: <detail>` texts in a fixed order (per object: unknown fields first, then the
@@ -117,6 +117,10 @@ class SettingsErrors {
   items: string[] = [];
   add(path: string, detail: string): void {
     this.items.push(path + ": " + detail);
+  }
+  /** `<path>.<field>: <detail>` (one call where each caller would join the path) */
+  addAt(path: string, field: string, detail: string): void {
+    this.add(path + "." + field, detail);
   }
 }
 
@@ -231,11 +235,11 @@ function validateEngineEntry(
   reportUnknownFields(entry, known, path, errors);
 
   const kv = entry.getPresent(ENGINE_KV_TRANSFER_CONFIG);
-  if (kv === null) errors.add(path + "." + ENGINE_KV_TRANSFER_CONFIG, "required");
-  else if (!kv.isObject()) errors.add(path + "." + ENGINE_KV_TRANSFER_CONFIG, "must be a JSON object");
+  if (kv === null) errors.addAt(path, ENGINE_KV_TRANSFER_CONFIG, "required");
+  else if (!kv.isObject()) errors.addAt(path, ENGINE_KV_TRANSFER_CONFIG, "must be a JSON object");
   for (let i = 5; i < 7; i++) {
     const v = entry.getPresent(known[i]);
-    if (v !== null && !v.isObject()) errors.add(path + "." + known[i], "must be a JSON object");
+    if (v !== null && !v.isObject()) errors.addAt(path, known[i], "must be a JSON object");
   }
   validateCurrentEngineFields(entry, path, flavor, errors);
 
@@ -243,7 +247,7 @@ function validateEngineEntry(
   const injection = entry.getPresent(ENGINE_INJECTION);
   if (injection === null) {
     if (flavor == InjectorFlavor.CacheBlend)
-      errors.add(injectionPath + ".payloadImage", "required for CacheBlend injection");
+      errors.addAt(injectionPath, "payloadImage", "required for CacheBlend injection");
     return;
   }
   if (!injection.isObject()) {
@@ -260,9 +264,9 @@ function validateInjection(injection: JsonValue, path: string, flavor: InjectorF
 
   const image = injection.getPresent("payloadImage");
   if (image === null) {
-    if (flavor == InjectorFlavor.CacheBlend) errors.add(path + ".payloadImage", "required for CacheBlend injection");
+    if (flavor == InjectorFlavor.CacheBlend) errors.addAt(path, "payloadImage", "required for CacheBlend injection");
   } else if (!image.isObject()) {
-    errors.add(path + ".payloadImage", "must be an object");
+    errors.addAt(path, "payloadImage", "must be an object");
   } else {
     validatePayloadImage(image, path + ".payloadImage", errors);
   }
@@ -276,14 +280,14 @@ function validateInjection(injection: JsonValue, path: string, flavor: InjectorF
     // "" means "the first container", as on the CRD
     // (docs/policies/cacheengine-validator.md#rule-12)
     if (!t.ok || (t.value.length > 0 && !isDns1123Label(t.value)))
-      errors.add(path + ".targetContainer", CONTAINER_NAME_MESSAGE);
+      errors.addAt(path, "targetContainer", CONTAINER_NAME_MESSAGE);
   }
 
   if (flavor == InjectorFlavor.CacheBlend) {
     const cudagraph = injection.getPresent("cudagraph");
     if (cudagraph !== null) {
       const c = cudagraph.asString();
-      if (!c.ok || !isValidCudagraph(c.value)) errors.add(path + ".cudagraph", CUDAGRAPH_ENUM_MESSAGE);
+      if (!c.ok || !isValidCudagraph(c.value)) errors.addAt(path, "cudagraph", CUDAGRAPH_ENUM_MESSAGE);
     }
   }
 }
@@ -293,21 +297,21 @@ function validatePayloadImage(image: JsonValue, path: string, errors: SettingsEr
 
   const repository = image.readString("repository");
   if (!repository.ok || isBlank(repository.value)) {
-    errors.add(path + ".repository", "must be a non-empty string");
+    errors.addAt(path, "repository", "must be a non-empty string");
   } else {
     const check = checkPayloadRepository(repository.value);
-    if (check == RepositoryCheck.ImageSpecDefault) errors.add(path + ".repository", IMAGE_SPEC_DEFAULT_MESSAGE);
-    else if (check == RepositoryCheck.Whitespace) errors.add(path + ".repository", MUST_NOT_CONTAIN_WHITESPACE_DETAIL);
+    if (check == RepositoryCheck.ImageSpecDefault) errors.addAt(path, "repository", IMAGE_SPEC_DEFAULT_MESSAGE);
+    else if (check == RepositoryCheck.Whitespace) errors.addAt(path, "repository", MUST_NOT_CONTAIN_WHITESPACE_DETAIL);
   }
 
   const tag = image.readString("tag");
-  if (tag.invalid) errors.add(path + ".tag", "must be a string");
-  else if (tag.ok && !isUsablePayloadTag(tag.value)) errors.add(path + ".tag", MUST_NOT_CONTAIN_WHITESPACE_DETAIL);
+  if (tag.invalid) errors.addAt(path, "tag", "must be a string");
+  else if (tag.ok && !isUsablePayloadTag(tag.value)) errors.addAt(path, "tag", MUST_NOT_CONTAIN_WHITESPACE_DETAIL);
 
   const pullPolicy = image.readString("pullPolicy");
   // "" means the default (IfNotPresent), as staging reads it
   if (pullPolicy.invalid || (pullPolicy.ok && pullPolicy.value.length > 0 && !isValidPullPolicy(pullPolicy.value))) {
-    errors.add(path + ".pullPolicy", PULL_POLICY_ENUM_MESSAGE);
+    errors.addAt(path, "pullPolicy", PULL_POLICY_ENUM_MESSAGE);
   }
 }
 
@@ -321,12 +325,12 @@ function validatePullSecrets(secrets: JsonValue, path: string, errors: SettingsE
     const itemPath = path + "[" + i32ToDecimal(i) + "]";
     const item = secrets.at(i);
     if (item === null || !item.isObject()) {
-      errors.add(itemPath + ".name", SECRET_NAME_MESSAGE);
+      errors.addAt(itemPath, "name", SECRET_NAME_MESSAGE);
       continue;
     }
     reportUnknownFields(item, ["name"], itemPath, errors);
     const name = item.readString("name");
-    if (!name.ok || !isDns1123Subdomain(name.value)) errors.add(itemPath + ".name", SECRET_NAME_MESSAGE);
+    if (!name.ok || !isDns1123Subdomain(name.value)) errors.addAt(itemPath, "name", SECRET_NAME_MESSAGE);
   }
 }
 
