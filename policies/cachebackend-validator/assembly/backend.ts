@@ -563,12 +563,12 @@ function readQuantityMap(node: JsonValue, key: string, at: Path, errs: FieldErro
   // each name's value read in document order (positional access is cheap only in order): its
   // text, or for a value that is not a quantity its node and Kubernetes' error
   const n = map.size();
-  const read = new StaticArray<bool>(n);
-  for (let k = 0; k < count; k++) unchecked((read[unchecked(last[k])] = true));
+  const read = new StaticArray<u8>(n);
+  for (let k = 0; k < count; k++) unchecked((read[unchecked(last[k])] = 1));
   const texts = new StaticArray<string | null>(n);
   const failed = new StaticArray<JsonValue | null>(n);
   for (let i = 0; i < n; i++) {
-    if (!unchecked(read[i])) continue;
+    if (unchecked(read[i]) == 0) continue;
     // a string value is decoded in place, and parsed only when it is more than digits; a node
     // only for a value that is not a string, or not a quantity
     let text = map.itemStringValue(i);

@@ -734,15 +734,15 @@ function checkEngineOverrides(b: Backend, adapter: i32, errs: FieldErrorList): v
     // one record walk per reserved flag turns most args away on their first bytes; an arg is
     // decoded only when it may set a reserved flag, and the hits are reported in list order
     const n = argList.size();
-    const hit = new StaticArray<bool>(n);
+    const hit = new StaticArray<u8>(n);
     for (let k = 0; k < args.length; k++) {
       for (let i = argList.indexOfItemStartingWith(unchecked(args[k])); i >= 0;) {
-        unchecked((hit[i] = true));
+        unchecked((hit[i] = 1));
         i = argList.indexOfItemStartingWith(unchecked(args[k]), i + 1);
       }
     }
     for (let i = 0; i < n; i++) {
-      if (!unchecked(hit[i])) continue;
+      if (unchecked(hit[i]) == 0) continue;
       const flag = reservedLeadingFlag(stringItem(argList, i)!, args);
       if (flag.length == 0) continue;
       if (errs.full) errs.omit();
