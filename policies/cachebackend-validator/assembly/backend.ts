@@ -289,9 +289,7 @@ function readStringItems(parent: JsonValue | null, key: string, at: Path, errs: 
   const list = readListAt(parent, key, at, errs).value;
   if (list === null) return null;
   const n = list.size();
-  // one record walk finds the first item that is not a string (-1: none)
-  const first = list.indexOfItemNotDecodableString();
-  for (let i = first < 0 ? n : first; i < n; i++) {
+  for (let i = 0; i < n; i++) {
     if (list.itemIsDecodableString(i) || list.itemKind(i) == JsonKind.Null) continue;
     reportItem(list, i, null, at.child(key), MUST_BE_STRING, errs);
   }

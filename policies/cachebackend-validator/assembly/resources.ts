@@ -190,7 +190,7 @@ function quantityMap(block: ResourceBlock, map: QuantityMap, key: string, errs: 
       } else {
         if (text === null || problem.length > 0) continue;
         if (rule == 16) {
-          if (name.indexOf("/") < 0 || isPlainInteger(text)) continue;
+          if (isPlainInteger(text) || name.indexOf("/") < 0) continue;
           q = map.quantity(i)!;
           if (q.isInteger()) continue;
         } else {
