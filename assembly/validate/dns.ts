@@ -41,9 +41,13 @@ function matchesLabelPattern(s: string, start: i32, end: i32): bool {
 
 /** Regex `[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*`: dot-separated labels. */
 export function matchesDns1123SubdomainPattern(s: string): bool {
-  let start = 0;
-  const len = s.length;
-  for (let i = 0; i <= len; i++) {
+  return matchesDns1123SubdomainPatternIn(s, 0, s.length);
+}
+
+/** `matchesDns1123SubdomainPattern` of `s[from, len)`, without a substring. */
+export function matchesDns1123SubdomainPatternIn(s: string, from: i32, len: i32): bool {
+  let start = from;
+  for (let i = from; i <= len; i++) {
     if (i == len || s.charCodeAt(i) == 0x2e) {
       if (!matchesLabelPattern(s, start, i)) return false;
       start = i + 1;

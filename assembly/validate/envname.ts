@@ -30,6 +30,23 @@ function matchesEnvVarNamePattern(s: string): bool {
   return true;
 }
 
+/** `matchesEnvVarNamePattern` of the UTF-8 text [s, e) at `data` (a matching name is ASCII, so its
+ *  bytes are its characters), read without a string. */
+export function matchesEnvVarNamePatternBytes(data: usize, s: i32, e: i32): bool {
+  if (e <= s || !isEnvNameStart(load<u8>(data + <usize>s))) return false;
+  for (let i = s + 1; i < e; i++) {
+    const c = <i32>load<u8>(data + <usize>i);
+    if (!isEnvNameStart(c) && !isAsciiDigit(c)) return false;
+  }
+  return true;
+}
+
+/** Whether `IsEnvVarName` adds one of its `.`/`..` messages for the UTF-8 text [s, e) at `data`. */
+export function hasEnvVarNameDotErrorBytes(data: usize, s: i32, e: i32): bool {
+  if (e <= s || load<u8>(data + <usize>s) != 0x2e) return false;
+  return e - s == 1 || load<u8>(data + <usize>(s + 1)) == 0x2e;
+}
+
 /** Kubernetes `IsEnvVarName`: the pattern message, then at most one of the `.`/`..` messages. */
 export function envVarNameErrors(s: string): string[] {
   const errs = new Array<string>();

@@ -318,19 +318,19 @@ const DIRECT_COMPARISONS: i32 = 4096;
 
 /** Unambiguous text key of the UPDATE tuple (lengths prefix each part). */
 function tupleKey(e: FieldError): string {
-  return (
-    i32ToDecimal(<i32>e.type) +
-    "|" +
-    i32ToDecimal(e.field.length) +
-    ":" +
-    e.field +
-    "|" +
-    i32ToDecimal(e.rawValue.length) +
-    ":" +
-    e.rawValue +
-    "|" +
-    e.detail
+  // two joins instead of ten concatenations of a growing string (an UPDATE with 1,000 violations
+  // on each side builds 2,000 of these)
+  const head = concat(
+    i32ToDecimal(<i32>e.type),
+    "|",
+    i32ToDecimal(e.field.length),
+    ":",
+    e.field,
+    "|",
+    i32ToDecimal(e.rawValue.length),
+    ":",
   );
+  return concat(head, e.rawValue, "|", e.detail);
 }
 
 /** Attaches a field path to a single-value check: null when ok, Required or Invalid (`%q`). */

@@ -3,8 +3,8 @@
 // quantity (`Quantity.String()`, canonical form), as docs/shared-rules.md#quantities describes.
 // Values are exact: a decimal digit string and a power of ten, so nothing overflows and nothing
 // traps, whatever the input.
-import { FieldErrorList, invalidRaw } from "./fielderrors";
-import { invalidJsonValue, presentAt } from "./fields";
+import { FieldErrorList } from "./fielderrors";
+import { invalidJsonValue, presentAt, MUST_BE_STRING } from "./fields";
 import { Read, ReadState, JsonValue } from "../json/index";
 import { childPath, Path } from "./path";
 import { trimGoSpace } from "./chars";
@@ -475,21 +475,21 @@ export function readQuantityAt(
 
 /** A present JSON quantity value `v` at `where` (see readQuantityAt). */
 export function readQuantityValue(v: JsonValue, where: Path, errs: FieldErrorList): Read<Quantity | null> {
-  let text: string;
-  if (v.isNumber()) text = v.numberText();
-  else {
-    const s = v.asString();
-    if (!s.ok) {
-      errs.add(invalidJsonValue(where, v, "must be a string"));
-      return new Read<Quantity | null>(ReadState.Invalid, null);
-    }
-    text = trimGoSpace(s.value);
-  }
-  const parsed = parseQuantity(text);
+  const parsed = quantityOfValue(v);
   if (!parsed.ok) {
-    if (v.isNumber()) errs.add(invalidRaw(where, text, parsed.error));
-    else errs.add(invalidJsonValue(where, v, parsed.error));
+    // a number prints as its text, as invalidRaw(where, text, …) would
+    errs.add(invalidJsonValue(where, v, parsed.error));
     return new Read<Quantity | null>(ReadState.Invalid, null);
   }
   return new Read<Quantity | null>(ReadState.Ok, parsed.quantity);
+}
+
+/** The quantity of a present JSON value: a string (trimmed, as Kubernetes decodes it) or a number
+ *  (its text); another type fails with `must be a string`, text that does not parse with
+ *  Kubernetes' parse error. */
+export function quantityOfValue(v: JsonValue): QuantityParse {
+  if (v.isNumber()) return parseQuantity(v.numberText());
+  const s = v.asString();
+  if (!s.ok) return fail(MUST_BE_STRING);
+  return parseQuantity(trimGoSpace(s.value));
 }

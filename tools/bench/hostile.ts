@@ -42,16 +42,13 @@ export const HOSTILE_TARGETS = {
  * (a record walk each); of hicache-injector (~30×): the HiCache rules read the args as decoded
  * strings, every flag scanned for.
  *
- * cachebackend-validator's heavy shapes (15–140×): the backend is read into a typed model (every
- * item of every list decoded, a node, a path and a Read per read field, a quantity per resource).
+ * cachebackend-validator many-resources (~14× in CPU time): 50,000+ resource names are decoded,
+ * sorted and checked, and each value's text decoded, before 50,000 violations are counted. Its
+ * other shapes read the backend in place from the DOM's records and are held to the CI budget.
  */
 export const KNOWN_OVER_BUDGET: readonly string[] = [
   "cacheengine-validator/many-violations-update",
   "lmcache-injector/pull-secrets-annotation-150k",
-  "cachebackend-validator/many-violations",
-  "cachebackend-validator/many-violations-update",
-  "cachebackend-validator/long-valid-list",
-  "cachebackend-validator/wide-backend-config",
   "cachebackend-validator/many-resources",
   "cacheblend-injector/args-50k",
   "cacheblend-injector/pull-secrets-annotation-150k",

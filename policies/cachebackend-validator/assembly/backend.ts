@@ -2,7 +2,7 @@
 // effective values the rules use (#effective-values). Every field of the API is type-checked here,
 // once: a member of the wrong JSON type becomes a field error (#malformed-input) and reads as
 // Invalid, so the rules that need it skip it. Pure: an object in, a Backend and its type errors out.
-import { JsonValue, Read, ReadState } from "../../../assembly/json/index";
+import { JsonKind, JsonValue, Read, ReadState } from "../../../assembly/json/index";
 import {
   FieldErrorList,
   Path,
@@ -17,9 +17,10 @@ import {
   presentAt,
   MUST_BE_OBJECT,
   MUST_BE_STRING,
+  trimGoSpace,
 } from "../../../assembly/validate/index";
 import { KERNEL_CHECK_ANNOTATION } from "../../../assembly/keys/index";
-import { Quantity, readQuantityAt, readQuantityValue } from "../../../assembly/validate/quantity";
+import { Quantity, parseQuantity, quantityOfValue, readQuantityAt } from "../../../assembly/validate/quantity";
 
 // ---- names of the API (docs/policies/cachebackend-validator.md#fields) ----
 // @ts-ignore: decorator
@@ -74,8 +75,8 @@ export class ProviderBlock {
     public key: string,
     public provider: string,
     public node: JsonValue | null,
-    /** `command` (lmCacheServer, mooncake), items read as strings */
-    public command: StringItems,
+    /** `command` (lmCacheServer, mooncake): a list of strings (stringItem), or null */
+    public command: JsonValue | null,
     public resources: ResourceBlock | null,
   ) {}
   get present(): bool {
@@ -83,24 +84,23 @@ export class ProviderBlock {
   }
 }
 
-/** One `integration.engineOverrides.env[i]` entry. */
-export class EnvEntry {
+/** One map of a `resources` block (`requests` or `limits`): its distinct names in sorted order
+ *  (V4) and the quantity text of each (trimmed; null for a null value or one that is not a
+ *  quantity, reported when read). A quantity is parsed only when a rule needs it. */
+export class QuantityMap {
+  /** resourceNameProblem of each name, once asked */
+  problems: (string | null)[];
   constructor(
-    /** the item is an object (else it was reported and is skipped) */
-    public readable: bool,
-    public name: Read<string>,
-    public value: Read<string>,
-    public valueFrom: Read<JsonValue | null>,
-  ) {}
-}
-
-/** A list of strings: each item, with wrong-typed items reported and marked. */
-export class StringItems {
-  constructor(
-    public present: bool,
-    public items: string[],
-    public bad: bool[],
-  ) {}
+    public names: string[],
+    public texts: (string | null)[],
+  ) {
+    this.problems = new Array<string | null>(names.length);
+  }
+  /** the quantity of entry `i`, or null */
+  quantity(i: i32): Quantity | null {
+    const text = unchecked(this.texts[i]);
+    return text !== null ? parseQuantity(text).quantity : null;
+  }
 }
 
 /** A `resources` block (`spec.resources` or a provider's): requests, limits and claims. */
@@ -109,10 +109,8 @@ export class ResourceBlock {
     public path: Path,
     /** `spec.resources` or `spec.remoteStorage.<block>.resources`, as the details name it */
     public label: string,
-    public requestNames: string[],
-    public requests: (Quantity | null)[],
-    public limitNames: string[],
-    public limits: (Quantity | null)[],
+    public requests: QuantityMap,
+    public limits: QuantityMap,
     public claims: JsonValue | null,
   ) {}
 }
@@ -153,10 +151,14 @@ export class Backend {
   failOpen: Read<bool> = new Read<bool>(ReadState.Absent, false);
   engineHostNetwork: Read<bool> = new Read<bool>(ReadState.Absent, false);
   overrides: JsonValue | null = null;
-  args: StringItems = new StringItems(false, [], []);
-  suppressArgs: StringItems = new StringItems(false, [], []);
-  env: EnvEntry[] = [];
-  suppressEnv: StringItems = new StringItems(false, [], []);
+  /** lists of strings (read with stringItem), or null */
+  args: JsonValue | null = null;
+  suppressArgs: JsonValue | null = null;
+  /** the env list (its type errors reported; the rules read its entries in place), or null, and
+   *  per entry ENV_SKIP or ENV_VALUE_FROM */
+  env: JsonValue | null = null;
+  envMarks: StaticArray<u8> = new StaticArray<u8>(0);
+  suppressEnv: JsonValue | null = null;
 
   matchLabelsCount: i32 = 0;
 
@@ -168,8 +170,9 @@ export class Backend {
   memoryLayout: Read<string> = new Read<string>(ReadState.Absent, "");
   prefetchPolicy: Read<string> = new Read<string>(ReadState.Absent, "");
 
-  /** `backendConfig` keys in sorted order and the `model` value */
-  backendConfigKeys: string[] = [];
+  /** `backendConfig` (a map of strings, its keys sorted only by the rule that lists them) and its
+   *  `model` value */
+  backendConfig: JsonValue | null = null;
   backendConfigModel: string = "";
   resources: ResourceBlock | null = null;
   resourcesPresent: bool = false;
@@ -280,29 +283,48 @@ function stringValue(r: Read<string>): string {
   return r.ok ? r.value : "";
 }
 
-/** The items of a list of strings; a wrong-typed item is reported at `<list>[i]`. */
-function readStringItems(parent: JsonValue | null, key: string, at: Path, errs: FieldErrorList): StringItems {
+/** A list of strings: each wrong-typed item is reported at `<list>[i]` (JSON null reads as "");
+ *  the items are read in place by the rules (stringItem), none decoded here. */
+function readStringItems(parent: JsonValue | null, key: string, at: Path, errs: FieldErrorList): JsonValue | null {
   const list = readListAt(parent, key, at, errs).value;
-  if (list === null) return new StringItems(false, [], []);
+  if (list === null) return null;
   const n = list.size();
-  const items = new Array<string>(n);
-  const bad = new Array<bool>(n);
-  const listPath = at.child(key);
   for (let i = 0; i < n; i++) {
-    items[i] = "";
-    bad[i] = false;
-    // a string item is decoded in place; a node only for one that is not
-    const s = list.itemStringValue(i);
-    if (s !== null) {
-      items[i] = s;
-      continue;
-    }
-    const item = list.at(i);
-    if (item === null || item.isNull()) continue; // decodes to ""
-    bad[i] = true;
-    errs.add(invalidJsonValue(listPath.index(i), item, MUST_BE_STRING));
+    if (list.itemIsDecodableString(i) || list.itemKind(i) == JsonKind.Null) continue;
+    reportItem(list, i, null, at.child(key), MUST_BE_STRING, errs);
   }
-  return new StringItems(true, items, bad);
+  return list;
+}
+
+/** Item `i` of a list of strings as the rules read it: "" for JSON null, null for an item of the
+ *  wrong type (reported when the list was read). */
+export function stringItem(list: JsonValue, i: i32): string | null {
+  const s = list.itemStringValue(i);
+  if (s !== null || list.itemKind(i) != JsonKind.Null) return s;
+  return "";
+}
+
+/** Reports item `i` of `list` (its member `key` when not null) as having the wrong type; a node
+ *  and a path only for a violation that is kept. */
+function reportItem(
+  list: JsonValue,
+  i: i32,
+  key: string | null,
+  listPath: Path,
+  detail: string,
+  errs: FieldErrorList,
+): void {
+  if (errs.full) {
+    errs.omit();
+    return;
+  }
+  let v = list.at(i);
+  let at = listPath.index(i);
+  if (key !== null && v !== null) {
+    v = v.get(key);
+    at = at.child(key);
+  }
+  if (v !== null) errs.add(invalidJsonValue(at, v, detail));
 }
 
 /** Reads `object` (a JSON object) into a Backend; type errors go to `errs`. `requestNamespace`
@@ -384,7 +406,7 @@ export function readBackend(object: JsonValue, requestNamespace: string, errs: F
   const ovPath = intPath.child("engineOverrides");
   b.args = readStringItems(b.overrides, "args", ovPath, errs);
   b.suppressArgs = readStringItems(b.overrides, "suppressArgs", ovPath, errs);
-  b.env = readEnv(b.overrides, ovPath, errs);
+  b.env = readEnv(b, ovPath, errs);
   b.suppressEnv = readStringItems(b.overrides, "suppressEnv", ovPath, errs);
 
   // engineSelector
@@ -408,8 +430,8 @@ export function readBackend(object: JsonValue, requestNamespace: string, errs: F
   const backendConfig = readStringMapAt(spec, "backendConfig", specPath, errs);
   if (backendConfig.invalid) b.unreadable = true;
   const bc = backendConfig.value;
+  b.backendConfig = bc;
   if (bc !== null) {
-    b.backendConfigKeys = sortedKeys(bc);
     const model = bc.getPresent("model");
     if (model !== null) b.backendConfigModel = stringValue(model.asString());
   }
@@ -438,45 +460,75 @@ function readProviderBlock(
   const node = coreObject(b, readObjectAt(rs, key, rsPath, errs));
   const at = rsPath.child(key);
   readStringAt(node, "image", at, errs);
-  const command = withCommand ? readStringItems(node, "command", at, errs) : new StringItems(false, [], []);
+  const command = withCommand ? readStringItems(node, "command", at, errs) : null;
   const res = readObjectAt(node, "resources", at, errs);
   const block = readResourceBlock(res.value, at.child("resources"), "spec.remoteStorage." + key + ".resources", errs);
   return new ProviderBlock(key, provider, node, command, block);
 }
 
-function readEnv(overrides: JsonValue | null, ovPath: Path, errs: FieldErrorList): EnvEntry[] {
-  const out = new Array<EnvEntry>();
-  const list = readListAt(overrides, "env", ovPath, errs).value;
-  if (list === null) return out;
+// what reading the env found out about each entry (Backend.envMarks)
+/** the entry is neither an object nor null (reported; the rules skip it) */
+export const ENV_SKIP: u8 = 1;
+/** the entry has a valueFrom object */
+export const ENV_VALUE_FROM: u8 = 2;
+/** the entry's name or value may be of the wrong type, or it is not an object: looked at closely */
+const ENV_LOOK: u8 = 4;
+
+/** `env`: the type errors of its entries (an entry must be an object or null; its name and value
+ *  strings, its valueFrom and each source of it objects), read in place; the list, or null, and
+ *  in `b.envMarks` what was found per entry. Two record walks find the entries whose name or value
+ *  may be wrong; only their members are looked at one by one, and every entry's valueFrom. */
+function readEnv(b: Backend, ovPath: Path, errs: FieldErrorList): JsonValue | null {
+  const list = readListAt(b.overrides, "env", ovPath, errs).value;
+  if (list === null) return null;
   const listPath = ovPath.child("env");
   const n = list.size();
+  const marks = new StaticArray<u8>(n);
+  b.envMarks = marks;
+  // the walks first: each moves the list's cursor forward only
+  markWalk(list, "name", marks);
+  markWalk(list, "value", marks);
   for (let i = 0; i < n; i++) {
-    const item = list.at(i);
-    const at = listPath.index(i);
-    if (item !== null && !item.isNull() && !item.isObject()) {
-      errs.add(invalidJsonValue(at, item, MUST_BE_OBJECT));
-      out.push(
-        new EnvEntry(
-          false,
-          new Read<string>(ReadState.Invalid, ""),
-          new Read<string>(ReadState.Absent, ""),
-          new Read<JsonValue | null>(ReadState.Absent, null),
-        ),
-      );
-      continue;
+    if (unchecked(marks[i]) == ENV_LOOK) {
+      const kind = list.itemKind(i);
+      if (kind != JsonKind.Object) {
+        unchecked((marks[i] = kind == JsonKind.Null ? 0 : ENV_SKIP));
+        if (kind != JsonKind.Null) reportItem(list, i, null, listPath, MUST_BE_OBJECT, errs);
+        continue;
+      }
+      envMemberIs(list, i, "name", JsonKind.String, listPath, errs);
+      envMemberIs(list, i, "value", JsonKind.String, listPath, errs);
     }
-    const name = readStringAt(item, "name", at, errs);
-    const value = readStringAt(item, "value", at, errs);
-    const valueFrom = readObjectAt(item, "valueFrom", at, errs);
-    const vf = valueFrom.value;
-    if (vf !== null) {
-      const vfPath = at.child("valueFrom");
+    unchecked((marks[i] = 0));
+    if (envMemberIs(list, i, "valueFrom", JsonKind.Object, listPath, errs)) {
+      unchecked((marks[i] = ENV_VALUE_FROM));
+      // a node only for an entry with a valueFrom
+      const vf = list.at(i)!.get("valueFrom");
+      const vfPath = listPath.index(i).child("valueFrom");
       const sources = envSources();
       for (let s = 0; s < sources.length; s++) readObjectAt(vf, sources[s], vfPath, errs);
     }
-    out.push(new EnvEntry(true, name, value, valueFrom));
   }
-  return out;
+  return list;
+}
+
+/** Marks ENV_LOOK on every entry that is not an object whose member `key` is a string (or absent,
+ *  or null): one record walk. */
+function markWalk(list: JsonValue, key: string, marks: StaticArray<u8>): void {
+  for (let i = list.indexOfItemWithoutStringMember(key, true); i >= 0;) {
+    unchecked((marks[i] = ENV_LOOK));
+    i = list.indexOfItemWithoutStringMember(key, true, i + 1);
+  }
+}
+
+/** Whether member `key` of env entry `i` is present (not null) and of kind `want` (a decodable
+ *  string for String); present of another kind, it is reported. */
+function envMemberIs(list: JsonValue, i: i32, key: string, want: JsonKind, listPath: Path, errs: FieldErrorList): bool {
+  const kind = list.itemMemberKind(i, key);
+  if (kind < 0 || kind == JsonKind.Null) return false;
+  if (kind == want && (want != JsonKind.String || list.itemMemberIsDecodableString(i, key))) return true;
+  reportItem(list, i, key, listPath, want == JsonKind.String ? MUST_BE_STRING : MUST_BE_OBJECT, errs);
+  return false;
 }
 
 /** The sources an EnvVarSource can select, in the order the API lists them. */
@@ -484,8 +536,8 @@ export function envSources(): string[] {
   return ["fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef", "fileKeyRef"];
 }
 
-/** A `resources` object's requests, limits (sorted by name, quantities parsed; an unparseable
- *  one is reported and reads as null) and claims. Null when `node` is null. */
+/** A `resources` object's requests, limits (quantities checked, in name order) and claims. Null
+ *  when `node` is null. */
 function readResourceBlock(
   node: JsonValue | null,
   at: Path,
@@ -493,57 +545,116 @@ function readResourceBlock(
   errs: FieldErrorList,
 ): ResourceBlock | null {
   if (node === null) return null;
-  const requestNames = new Array<string>();
-  const requests = new Array<Quantity | null>();
-  readQuantityMap(node, "requests", at, errs, requestNames, requests);
-  const limitNames = new Array<string>();
-  const limits = new Array<Quantity | null>();
-  readQuantityMap(node, "limits", at, errs, limitNames, limits);
+  const requests = readQuantityMap(node, "requests", at, errs);
+  const limits = readQuantityMap(node, "limits", at, errs);
   const claims = readListAt(node, "claims", at, errs).value;
-  return new ResourceBlock(at, label, requestNames, requests, limitNames, limits, claims);
+  return new ResourceBlock(at, label, requests, limits, claims);
 }
 
-function readQuantityMap(
-  node: JsonValue,
-  key: string,
-  at: Path,
-  errs: FieldErrorList,
-  names: string[],
-  values: (Quantity | null)[],
-): void {
+function readQuantityMap(node: JsonValue, key: string, at: Path, errs: FieldErrorList): QuantityMap {
   const map = readObjectAt(node, key, at, errs).value;
-  if (map === null) return;
-  // members by position (a lookup by name scans the object: quadratic on a long map); the last
-  // of repeated names wins, as it does for a decoded map
-  const last = new Map<string, i32>();
+  if (map === null) return new QuantityMap([], []);
+  const members = sortedMembers(map);
+  const names = members.keys;
+  const last = members.positions;
+  const count = names.length;
+  // each name's value read in document order (positional access is cheap only in order): its
+  // text, or for a value that is not a quantity its node and Kubernetes' error
   const n = map.size();
-  const nodes = new Array<JsonValue | null>(n);
+  const read = new StaticArray<u8>(n);
+  for (let k = 0; k < count; k++) unchecked((read[unchecked(last[k])] = 1));
+  const texts = new StaticArray<string | null>(n);
+  const failed = new StaticArray<JsonValue | null>(n);
   for (let i = 0; i < n; i++) {
-    last.set(map.keyAt(i), i);
-    nodes[i] = map.at(i); // in order: positional access is cheap only sequentially
+    if (unchecked(read[i]) == 0) continue;
+    // a string value is decoded in place, and parsed only when it is more than digits; a node
+    // only for a value that is not a string, or not a quantity
+    let text = map.itemStringValue(i);
+    if (text !== null) {
+      text = trimGoSpace(text);
+      if (!isPlainInteger(text)) {
+        const error = parseQuantity(text).error;
+        if (error.length > 0) {
+          unchecked((failed[i] = map.at(i)));
+          text = error;
+        }
+      }
+    } else {
+      const v = map.at(i)!;
+      if (v.isNull()) continue;
+      const parsed = quantityOfValue(v);
+      if (parsed.ok) text = v.numberText();
+      else {
+        unchecked((failed[i] = v));
+        text = parsed.error;
+      }
+    }
+    unchecked((texts[i] = text));
   }
-  const keys = sortedKeys(map);
+  // in name order: the errors reported, the texts kept
+  const values = new Array<string | null>(count);
   const mapPath = at.child(key);
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
-    const v = nodes[last.get(k)];
-    names.push(k);
-    values.push(v === null || v.isNull() ? null : readQuantityValue(v, mapPath.key(k), errs).value);
+  for (let k = 0; k < count; k++) {
+    const i = unchecked(last[k]);
+    const bad = unchecked(failed[i]);
+    if (bad === null) {
+      unchecked((values[k] = unchecked(texts[i])));
+      continue;
+    }
+    if (errs.full) errs.omit();
+    else errs.add(invalidJsonValue(mapPath.key(unchecked(names[k])), bad, unchecked(texts[i])!));
   }
+  return new QuantityMap(names, values);
 }
 
-/** The distinct member names of an object (a repeated key is one map entry), sorted: the order
- *  map-iterating rules report in (V4). */
-function sortedKeys(map: JsonValue): string[] {
-  const seen = new Set<string>();
-  const keys = new Array<string>();
+/** Digits only: a quantity that is a whole number, not negative, read without parsing it. */
+export function isPlainInteger(text: string): bool {
+  const n = text.length;
+  if (n == 0) return false;
+  for (let i = 0; i < n; i++) if (<u32>(text.charCodeAt(i) - 0x30) > 9) return false;
+  return true;
+}
+
+/** The distinct member names of an object in sorted order (the order map-iterating rules report
+ *  in, V4), each with the position of its last member (a repeated key is one map entry, the last
+ *  one winning, as it does for a decoded map). */
+export class SortedMembers {
+  constructor(
+    public keys: string[],
+    public positions: i32[],
+  ) {}
+}
+
+// the keys the comparator sorts positions by (AssemblyScript functions close over nothing)
+let sortingKeys: string[] = [];
+
+function byKeyThenPosition(a: i32, b: i32): i32 {
+  const c = unchecked(sortingKeys[a]).localeCompare(unchecked(sortingKeys[b]));
+  return c != 0 ? c : a - b;
+}
+
+export function sortedMembers(map: JsonValue): SortedMembers {
   const n = map.size();
+  const keys = new Array<string>(n);
+  const order = new Array<i32>(n);
   for (let i = 0; i < n; i++) {
-    const key = map.keyAt(i);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    keys.push(key);
+    unchecked((keys[i] = map.keyAt(i))); // in order: positional access is cheap only sequentially
+    unchecked((order[i] = i));
   }
-  keys.sort((x: string, y: string): i32 => (x < y ? -1 : x > y ? 1 : 0));
-  return keys;
+  sortingKeys = keys;
+  order.sort(byKeyThenPosition);
+  sortingKeys = [];
+  // the last of each run of equal keys, in place
+  let count = 0;
+  for (let k = 0; k < n; k++) {
+    const i = unchecked(order[k]);
+    const key = unchecked(keys[i]);
+    if (k + 1 < n && unchecked(keys[unchecked(order[k + 1])]) == key) continue;
+    unchecked((order[count] = i));
+    count++;
+  }
+  order.length = count;
+  const distinct = new Array<string>(count);
+  for (let k = 0; k < count; k++) unchecked((distinct[k] = unchecked(keys[unchecked(order[k])])));
+  return new SortedMembers(distinct, order);
 }

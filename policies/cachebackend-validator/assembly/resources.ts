@@ -5,11 +5,12 @@ import {
   FieldErrorList,
   invalidString,
   forbidden,
-  isDns1123Subdomain,
+  matchesDns1123SubdomainPatternIn,
+  DNS1123_SUBDOMAIN_MAX_LENGTH,
   goQuote,
 } from "../../../assembly/validate/index";
 import { Quantity, parseQuantity, isMultipleOf } from "../../../assembly/validate/quantity";
-import { Backend, ResourceBlock } from "./backend";
+import { Backend, ResourceBlock, QuantityMap, isPlainInteger } from "./backend";
 
 // @ts-ignore: decorator
 @lazy
@@ -59,13 +60,14 @@ function isNameChar(c: i32, inner: bool): bool {
 function isQualifiedName(s: string): bool {
   const slash = s.indexOf("/");
   if (slash != s.lastIndexOf("/")) return false;
-  const prefix = s.substring(0, slash);
-  const name = s.substring(slash + 1);
-  if (prefix.length == 0 || !isDns1123Subdomain(prefix)) return false;
-  if (name.length == 0 || name.length > 63) return false;
-  for (let i = 0; i < name.length; i++) {
-    const inner = i > 0 && i < name.length - 1;
-    if (!isNameChar(name.charCodeAt(i), inner)) return false;
+  // read in place: a name of every resource map is checked
+  if (slash == 0 || slash > DNS1123_SUBDOMAIN_MAX_LENGTH || !matchesDns1123SubdomainPatternIn(s, 0, slash))
+    return false;
+  const n = s.length - slash - 1;
+  if (n == 0 || n > 63) return false;
+  for (let i = slash + 1; i < s.length; i++) {
+    const inner = i > slash + 1 && i < s.length - 1;
+    if (!isNameChar(s.charCodeAt(i), inner)) return false;
   }
   return true;
 }
@@ -98,13 +100,15 @@ export function checkResourceBlock(block: ResourceBlock, errs: FieldErrorList, f
 // 10: a limit below its request (overcommittable) or different from it (the others)
 function limitAgainstRequest(block: ResourceBlock, errs: FieldErrorList): void {
   const limitsPath = block.path.child("limits");
-  for (let i = 0; i < block.limitNames.length; i++) {
-    const name = block.limitNames[i];
-    const limit = block.limits[i];
-    const r = indexOf(block.requestNames, name);
-    if (limit === null || r < 0) continue;
-    const request = block.requests[r];
-    if (request === null) continue;
+  const limits = block.limits;
+  const requests = block.requests;
+  for (let i = 0; i < limits.names.length; i++) {
+    const name = limits.names[i];
+    const r = indexOf(requests.names, name);
+    if (r < 0) continue;
+    const limit = limits.quantity(i);
+    const request = requests.quantity(r);
+    if (limit === null || request === null) continue;
     if (overcommittable(name) ? limit.cmp(request) >= 0 : limit.cmp(request) == 0) continue;
     if (errs.full) {
       errs.omit(); // past the collection limit violations are only counted
@@ -125,10 +129,10 @@ function limitAgainstRequest(block: ResourceBlock, errs: FieldErrorList): void {
 // 11: a non-overcommittable request without a limit
 function requestWithoutLimit(block: ResourceBlock, errs: FieldErrorList): void {
   const requestsPath = block.path.child("requests");
-  for (let i = 0; i < block.requestNames.length; i++) {
-    const name = block.requestNames[i];
-    const request = block.requests[i];
-    if (request === null || overcommittable(name) || indexOf(block.limitNames, name) >= 0) continue;
+  const requests = block.requests;
+  for (let i = 0; i < requests.names.length; i++) {
+    const name = requests.names[i];
+    if (requests.texts[i] === null || overcommittable(name) || indexOf(block.limits.names, name) >= 0) continue;
     if (errs.full) {
       errs.omit();
       continue;
@@ -136,7 +140,7 @@ function requestWithoutLimit(block: ResourceBlock, errs: FieldErrorList): void {
     errs.add(
       invalidString(
         requestsPath.key(name),
-        request.toString(),
+        requests.quantity(i)!.toString(),
         goQuote(name) +
           " is a non-overcommittable resource — it must also be set in " +
           block.label +
@@ -161,77 +165,80 @@ function claimsUnsupported(block: ResourceBlock, errs: FieldErrorList): void {
 
 // 13, 15, 16, 17: each quantity of requests, then of limits
 function perQuantity(block: ResourceBlock, errs: FieldErrorList, rule: i32): void {
-  quantityMap(block, block.requestNames, block.requests, "requests", errs, rule);
-  quantityMap(block, block.limitNames, block.limits, "limits", errs, rule);
+  quantityMap(block, block.requests, "requests", errs, rule);
+  quantityMap(block, block.limits, "limits", errs, rule);
 }
 
-function quantityMap(
-  block: ResourceBlock,
-  names: string[],
-  values: (Quantity | null)[],
-  key: string,
-  errs: FieldErrorList,
-  rule: i32,
-): void {
+function quantityMap(block: ResourceBlock, map: QuantityMap, key: string, errs: FieldErrorList, rule: i32): void {
   const mapPath = block.path.child(key);
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i];
-    const q = values[i];
-    if (errs.full) {
-      if (violates(name, q, rule)) errs.omit();
-      continue;
-    }
+  for (let i = 0; i < map.names.length; i++) {
+    const name = map.names[i];
+    const text = map.texts[i];
+    // whether the rule rejects the entry, decided without building the violation; a quantity is
+    // parsed only when more than digits (digits are a whole, non-negative number)
+    let q: Quantity | null = null;
+    let size: Quantity | null = null;
+    let problem = "";
     if (rule == 13) {
-      if (q !== null && q.sign() < 0)
-        errs.add(invalidString(mapPath.key(name), q.toString(), "must be a non-negative quantity"));
-      continue;
-    }
-    const problem = resourceNameProblem(name);
-    if (rule == 15) {
-      if (problem.length > 0) {
-        errs.add(
-          invalidString(mapPath.key(name), name, goQuote(name) + " is not a valid container resource name: " + problem),
-        );
+      if (text === null || isPlainInteger(text)) continue;
+      q = map.quantity(i)!;
+      if (q.sign() >= 0) continue;
+    } else {
+      problem = nameProblem(map, i);
+      if (rule == 15) {
+        if (problem.length == 0) continue;
+      } else {
+        if (text === null || problem.length > 0) continue;
+        if (rule == 16) {
+          if (isPlainInteger(text) || name.indexOf("/") < 0) continue;
+          q = map.quantity(i)!;
+          if (q.isInteger()) continue;
+        } else {
+          size = hugePageSize(name);
+          if (size === null) continue;
+          q = map.quantity(i)!;
+          if (isMultipleOf(q, size)) continue;
+        }
       }
+    }
+    if (errs.full) {
+      errs.omit(); // past the collection limit violations are only counted
       continue;
     }
-    if (q === null || problem.length > 0) continue;
-    if (rule == 16 && name.indexOf("/") >= 0 && !q.isInteger()) {
+    const at = mapPath.key(name);
+    if (rule == 13) errs.add(invalidString(at, q!.toString(), "must be a non-negative quantity"));
+    else if (rule == 15)
+      errs.add(invalidString(at, name, goQuote(name) + " is not a valid container resource name: " + problem));
+    else if (rule == 16)
       errs.add(
         invalidString(
-          mapPath.key(name),
-          q.toString(),
+          at,
+          q!.toString(),
           goQuote(name) +
             " is an extended resource and must be an integer quantity — K8s allocates extended resources by whole units",
         ),
       );
-    }
-    if (rule == 17) {
-      const size = hugePageSize(name);
-      if (size !== null && !isMultipleOf(q, size)) {
-        errs.add(
-          invalidString(
-            mapPath.key(name),
-            q.toString(),
-            "must be a multiple of the page size " +
-              size.toString() +
-              " — the Linux kernel allocates hugepages in whole-page chunks",
-          ),
-        );
-      }
-    }
+    else
+      errs.add(
+        invalidString(
+          at,
+          q!.toString(),
+          "must be a multiple of the page size " +
+            size!.toString() +
+            " — the Linux kernel allocates hugepages in whole-page chunks",
+        ),
+      );
   }
 }
 
-/** Whether rule 13, 15, 16 or 17 rejects this entry (counted without building the violation). */
-function violates(name: string, q: Quantity | null, rule: i32): bool {
-  if (rule == 13) return q !== null && q.sign() < 0;
-  const problem = resourceNameProblem(name);
-  if (rule == 15) return problem.length > 0;
-  if (q === null || problem.length > 0) return false;
-  if (rule == 16) return name.indexOf("/") >= 0 && !q.isInteger();
-  const size = hugePageSize(name);
-  return size !== null && !isMultipleOf(q, size);
+/** resourceNameProblem of entry `i`, worked out once per map entry (rules 15-17 each ask). */
+function nameProblem(map: QuantityMap, i: i32): string {
+  let problem = unchecked(map.problems[i]);
+  if (problem === null) {
+    problem = resourceNameProblem(unchecked(map.names[i]));
+    unchecked((map.problems[i] = problem));
+  }
+  return problem;
 }
 
 // 14: lmCache.hostMemory.capacity must be positive

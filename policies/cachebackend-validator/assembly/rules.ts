@@ -1,6 +1,6 @@
 // The rules of docs/policies/cachebackend-validator.md#rules, in that order, one function per rule
 // and the rows of a rule in the table's order. Pure: a Backend in, its violations out.
-import { JsonValue } from "../../../assembly/json/index";
+import { JsonKind, JsonValue } from "../../../assembly/json/index";
 import {
   FieldErrorList,
   Path,
@@ -19,6 +19,8 @@ import {
   checkNfsExportPath,
   checkMountPath,
   envVarNameErrors,
+  matchesEnvVarNamePatternBytes,
+  hasEnvVarNameDotErrorBytes,
   isFiniteGoFloatGreaterThanZero,
   trimGoSpace,
   containsString,
@@ -39,8 +41,11 @@ import {
 import {
   Backend,
   ProviderBlock,
-  EnvEntry,
   envSources,
+  stringItem,
+  ENV_SKIP,
+  ENV_VALUE_FROM,
+  sortedMembers,
   TYPE_LMCACHE,
   TYPE_HICACHE,
   TYPE_MOONCAKE,
@@ -131,7 +136,8 @@ function validateCanonicalCacheHierarchy(b: Backend, spec: Path, errs: FieldErro
       ),
     );
   }
-  if (canonical && b.backendConfigKeys.length > 0) {
+  const backendConfig = b.backendConfig;
+  if (canonical && backendConfig !== null && backendConfig.size() > 0) {
     errs.add(
       forbidden(
         spec.child("backendConfig"),
@@ -244,15 +250,16 @@ function checkNfsBlock(b: Backend, at: Path, errs: FieldErrorList): void {
 
 function checkCommand(block: ProviderBlock, at: Path, errs: FieldErrorList): void {
   const command = block.command;
-  if (!block.present || !command.present) return;
-  if (command.items.length == 0) {
+  if (!block.present || command === null) return;
+  const n = command.size();
+  if (n == 0) {
     errs.add(invalidRaw(at.child("command"), "[]", "must contain an executable"));
     return;
   }
-  for (let i = 0; i < command.items.length; i++) {
-    if (command.bad[i]) continue;
-    const item = command.items[i];
-    if (trimGoSpace(item).length == 0) errs.add(invalidString(at.child("command").index(i), item, "must not be empty"));
+  for (let i = 0; i < n; i++) {
+    const item = stringItem(command, i);
+    if (item !== null && trimGoSpace(item).length == 0)
+      errs.add(invalidString(at.child("command").index(i), item, "must not be empty"));
   }
 }
 
@@ -417,6 +424,7 @@ function rejectEventsOnlyMisconfiguration(b: Backend, spec: Path, errs: FieldErr
 // ---- (19) validateSGLangHiCache ----
 function validateSGLangHiCache(b: Backend, spec: Path, errs: FieldErrorList): void {
   const hc = spec.child("hiCache");
+  const backendConfig = b.backendConfig;
   if (b.type != TYPE_HICACHE) {
     if (b.hiCache !== null) errs.add(forbidden(hc, 'spec.hiCache is only valid when spec.type="SGLangHiCache"'));
     return;
@@ -489,8 +497,9 @@ function validateSGLangHiCache(b: Backend, spec: Path, errs: FieldErrorList): vo
       errs.add(notSupportedRaw(integration.child("failOpen"), "false", ["true"]));
     }
   }
-  for (let i = 0; i < b.backendConfigKeys.length; i++) {
-    const key = b.backendConfigKeys[i];
+  const keys = backendConfig !== null ? sortedMembers(backendConfig).keys : new Array<string>();
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     if (key == "model") continue;
     if (errs.full) errs.omit();
     else errs.add(notSupportedString(spec.child("backendConfig").key(key), key, ["model"]));
@@ -640,89 +649,167 @@ function checkRuntimeAdapter(b: Backend, spec: Path, errs: FieldErrorList): i32 
 function checkEngineOverrides(b: Backend, adapter: i32, errs: FieldErrorList): void {
   const ov = newPath("spec").child("integration").child("engineOverrides");
   const envPath = ov.child("env");
-  for (let i = 0; i < b.env.length; i++) {
-    const entry = b.env[i];
-    if (!entry.readable) continue;
+  const env = b.env;
+  const envCount = env !== null ? env.size() : 0;
+  // each entry read in place: a null entry reads as one without members, an entry of another
+  // type was reported and is skipped
+  const adapterOk = b.type.length > 0 && adapter != NO_ADAPTER;
+  const reserved = adapterOk ? reservedEnv(<RuntimeAdapter>adapter) : new Array<string>();
+  envReserved = reserved;
+  const marks = b.envMarks;
+  for (let i = 0; i < envCount; i++) {
+    const list = env!;
+    const mark = unchecked(marks[i]);
+    if ((mark & ENV_SKIP) != 0) continue;
+    // the name, one probe: a name without escapes is checked on its bytes, never decoded when
+    // valid (envNameMessages: its messages, -1 for ""); one with escapes is decoded; a missing
+    // one (or a null entry) reads as "" and is Required, one of the wrong type was reported
+    // (and the reserved name it is, if any, kept in the entry's mark for the reserved-env rule)
+    let nameErrors = 0;
+    let name: string | null = null;
+    envReservedAt = -1;
+    const raw = list.itemMemberRawTest(i, "name", checkEnvName);
+    if (raw == 1) {
+      nameErrors = envNameMessages < 0 ? 1 : envNameMessages;
+      if (envNameMessages < 0) name = "";
+    } else if (raw == -2) {
+      name = list.itemStringOrNull(i, "name");
+      if (name !== null) {
+        nameErrors = envVarNameErrors(name).length;
+        envReservedAt = reserved.indexOf(name);
+      }
+    } else {
+      const kind = list.itemMemberKind(i, "name");
+      if (kind < 0 || kind == JsonKind.Null) {
+        name = "";
+        nameErrors = 1;
+      }
+    }
+    if (envReservedAt >= 0) unchecked((marks[i] = mark | ((<u8>(envReservedAt + 1)) << ENV_RESERVED_SHIFT)));
+    const hasValueFrom = (mark & ENV_VALUE_FROM) != 0;
+    // a value is set when it is a string that is not empty (an escape is never empty)
+    const value = hasValueFrom ? list.itemMemberRawTest(i, "value", isNotEmpty) : -1;
+    const hasValue = value == 1 || (value == -2 && list.itemMemberIsDecodableString(i, "value"));
+    const sources = hasValueFrom ? sourceCount(list.at(i)!.get("valueFrom")!) : 1;
+    if (nameErrors == 0 && !hasValue && sources == 1) continue;
     if (errs.full) {
-      countEnvViolations(entry, errs); // past the collection limit violations are only counted
+      // past the collection limit violations are only counted
+      let n = nameErrors;
+      if (hasValue) n++;
+      if (sources != 1) n++;
+      for (let k = 0; k < n; k++) errs.omit();
       continue;
     }
+    if (name === null && raw == 1) name = list.itemStringOrNull(i, "name");
     const at = envPath.index(i);
-    if (!entry.name.invalid) {
-      const name = entry.name.ok ? entry.name.value : "";
+    if (name !== null) {
       if (name.length == 0) errs.add(required(at.child("name"), "engineOverrides env entries must declare a Name"));
       else errs.addInvalidStringPerMessage(at.child("name"), name, envVarNameErrors(name), "invalid env var name: ");
     }
-    const valueFrom = entry.valueFrom.value;
-    const value = entry.value.ok ? entry.value.value : "";
-    if (value.length > 0 && valueFrom !== null) {
+    if (hasValue) {
       errs.add(
         invalidString(
           at,
-          entry.name.ok ? entry.name.value : "",
+          name !== null ? name : "",
           "env entry may set value OR valueFrom, not both — engine pods carrying this entry would fail Kubernetes Pod validation",
         ),
       );
     }
-    if (valueFrom !== null) {
-      const count = sourceCount(valueFrom);
-      if (count == 0) {
-        errs.add(
-          required(
-            at.child("valueFrom"),
-            "valueFrom must select exactly one source (e.g. fieldRef, resourceFieldRef, configMapKeyRef, or secretKeyRef)",
-          ),
-        );
-      } else if (count > 1) {
-        errs.add(invalidInt(at.child("valueFrom"), count, "valueFrom must select exactly one source — multiple set"));
-      }
+    if (sources == 0) {
+      errs.add(
+        required(
+          at.child("valueFrom"),
+          "valueFrom must select exactly one source (e.g. fieldRef, resourceFieldRef, configMapKeyRef, or secretKeyRef)",
+        ),
+      );
+    } else if (sources > 1) {
+      errs.add(invalidInt(at.child("valueFrom"), sources, "valueFrom must select exactly one source — multiple set"));
     }
   }
-  if (b.type.length == 0 || adapter == NO_ADAPTER) return;
+  if (!adapterOk) return;
   const rid = goQuote(b.runtimeId);
   const args = reservedArgs(<RuntimeAdapter>adapter);
-  const env = reservedEnv(<RuntimeAdapter>adapter);
-  for (let i = 0; i < b.args.items.length; i++) {
-    const flag = b.args.bad[i] ? "" : reservedLeadingFlag(b.args.items[i], args);
-    if (flag.length > 0) {
+  const argList = b.args;
+  if (argList !== null) {
+    // one record walk per reserved flag turns most args away on their first bytes; an arg is
+    // decoded only when it may set a reserved flag, and the hits are reported in list order
+    const n = argList.size();
+    const hit = new StaticArray<u8>(n);
+    for (let k = 0; k < args.length; k++) {
+      for (let i = argList.indexOfItemStartingWith(unchecked(args[k])); i >= 0;) {
+        unchecked((hit[i] = 1));
+        i = argList.indexOfItemStartingWith(unchecked(args[k]), i + 1);
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      if (unchecked(hit[i]) == 0) continue;
+      const flag = reservedLeadingFlag(stringItem(argList, i)!, args);
+      if (flag.length == 0) continue;
       if (errs.full) errs.omit();
       else errs.add(forbidden(ov.child("args").index(i), reservedArgDetail(flag, rid)));
     }
   }
-  for (let i = 0; i < b.suppressArgs.items.length; i++) {
-    const flag = b.suppressArgs.items[i];
-    if (!b.suppressArgs.bad[i] && containsString(args, flag)) {
-      if (errs.full) errs.omit();
-      else errs.add(forbidden(ov.child("suppressArgs").index(i), reservedArgDetail(flag, rid)));
+  const suppressArgs = b.suppressArgs;
+  if (suppressArgs !== null) {
+    const n = suppressArgs.size();
+    for (let i = 0; i < n; i++) {
+      const flag = stringItem(suppressArgs, i);
+      if (flag !== null && containsString(args, flag)) {
+        if (errs.full) errs.omit();
+        else errs.add(forbidden(ov.child("suppressArgs").index(i), reservedArgDetail(flag, rid)));
+      }
     }
   }
-  for (let i = 0; i < b.env.length; i++) {
-    const name = b.env[i].name;
-    if (name.ok && containsString(env, name.value)) {
-      if (errs.full) errs.omit();
-      else errs.add(forbidden(envPath.index(i).child("name"), reservedEnvDetail(name.value, rid)));
-    }
+  for (let i = 0; i < envCount; i++) {
+    // the reserved name the entry's name is, found when the name was read
+    const k = ((<i32>unchecked(marks[i])) >> ENV_RESERVED_SHIFT) - 1;
+    if (k < 0) continue;
+    if (errs.full) errs.omit();
+    else errs.add(forbidden(envPath.index(i).child("name"), reservedEnvDetail(unchecked(reserved[k]), rid)));
   }
-  for (let i = 0; i < b.suppressEnv.items.length; i++) {
-    const name = b.suppressEnv.items[i];
-    if (!b.suppressEnv.bad[i] && containsString(env, name)) {
-      if (errs.full) errs.omit();
-      else errs.add(forbidden(ov.child("suppressEnv").index(i), reservedEnvDetail(name, rid)));
+  const suppressEnv = b.suppressEnv;
+  if (suppressEnv !== null) {
+    const n = suppressEnv.size();
+    for (let i = 0; i < n; i++) {
+      const name = stringItem(suppressEnv, i);
+      if (name !== null && containsString(reserved, name)) {
+        if (errs.full) errs.omit();
+        else errs.add(forbidden(ov.child("suppressEnv").index(i), reservedEnvDetail(name, rid)));
+      }
     }
   }
 }
 
-/** Counts (without building) the env-shape violations of one entry, as the loop reports them. */
-function countEnvViolations(entry: EnvEntry, errs: FieldErrorList): void {
-  let n = 0;
-  if (!entry.name.invalid) {
-    const name = entry.name.ok ? entry.name.value : "";
-    n += name.length == 0 ? 1 : envVarNameErrors(name).length;
+/** What checkEnvName found: the IsEnvVarName messages of the name (-1 for ""), and the position
+ *  of the name in envReserved (-1: none). */
+let envNameMessages: i32 = 0;
+let envReservedAt: i32 = -1;
+let envReserved: string[] = [];
+/** the bits of an env entry's mark above ENV_SKIP and ENV_VALUE_FROM: 1 + its envReserved position */
+const ENV_RESERVED_SHIFT: u8 = 2;
+
+/** itemMemberRawTest's test for an env name without escapes, read on its bytes (AssemblyScript
+ *  functions close over nothing, so it answers in envNameMessages and envReservedAt); always true. */
+function checkEnvName(data: usize, s: i32, e: i32): bool {
+  envNameMessages =
+    e == s
+      ? -1
+      : (matchesEnvVarNamePatternBytes(data, s, e) ? 0 : 1) + (hasEnvVarNameDotErrorBytes(data, s, e) ? 1 : 0);
+  envReservedAt = -1;
+  for (let k = 0; k < envReserved.length && envReservedAt < 0; k++) {
+    // the reserved names are ASCII: byte for unit
+    const r = unchecked(envReserved[k]);
+    if (r.length != e - s) continue;
+    let same = true;
+    for (let j = 0; j < r.length && same; j++) same = <i32>load<u8>(data + <usize>(s + j)) == <i32>r.charCodeAt(j);
+    if (same) envReservedAt = k;
   }
-  const valueFrom = entry.valueFrom.value;
-  if (entry.value.ok && entry.value.value.length > 0 && valueFrom !== null) n++;
-  if (valueFrom !== null && sourceCount(valueFrom) != 1) n++;
-  for (let i = 0; i < n; i++) errs.omit();
+  return true;
+}
+
+/** itemMemberRawTest's test for a set value. */
+function isNotEmpty(data: usize, s: i32, e: i32): bool {
+  return e > s;
 }
 
 /** Non-null members among the EnvVarSource sources. */
