@@ -61,24 +61,49 @@ function spanStartsWith(bytes: Uint8Array | null, start: i32, end: i32, prefix: 
   return rawTextEquals(data + <usize>s, n, prefix);
 }
 
-/** false when the literal at data[start, end) is surely not a string that starts with `prefix`
- *  (`wanted`: its UTF-8, null when ASCII): not a string, or its raw body differs from `prefix`
- *  before any escape (the bytes before the first backslash are the decoded text's) */
-function rawMayStartWith(data: usize, start: i32, end: i32, prefix: string, wanted: Uint8Array | null): bool {
-  if (end - start < 2 || <u32>load<u8>(data + <usize>start) != CHAR_QUOTE) return false;
-  const s = start + 1;
-  const e = end - 1;
-  const n = wanted !== null ? wanted.length : prefix.length;
-  const m = min(n, e - s);
-  for (let k = 0; k < m; k++) {
-    const b = <u32>load<u8>(data + <usize>(s + k));
-    if (b == CHAR_BACKSLASH) return true;
-    const w =
-      wanted !== null ? <u32>unchecked(wanted[k]) : <u32>load<u16>(changetype<usize>(prefix) + ((<usize>k) << 1));
-    if (b != w) return false;
+/** the first (up to) 8 UTF-8 bytes of `text` in one word, low byte first; `mask` covers them */
+function headOf(text: string, mask: StaticArray<u64>, head: StaticArray<u64>, k: i32): void {
+  const wanted = keyBytesFor(text);
+  const n = min(wanted !== null ? wanted.length : text.length, 8);
+  let h: u64 = 0;
+  for (let i = 0; i < n; i++) {
+    const b = wanted !== null ? <u64>unchecked(wanted[i]) : <u64>text.charCodeAt(i);
+    const shift = <u64>(i << 3);
+    h |= b << shift;
   }
-  // the whole body matched a part of the prefix without an escape: it starts with it iff long enough
-  return e - s >= n;
+  unchecked((head[k] = h));
+  const bits = <u64>(n << 3);
+  const one: u64 = 1;
+  unchecked((mask[k] = n == 8 ? <u64>-1 : (one << bits) - 1));
+}
+
+/** false when the literal at data[start, end) is surely not a string that starts with one of the
+ *  texts whose heads are given (headOf): not a string, or its first raw bytes, before any escape,
+ *  are none of theirs (the bytes before the first backslash are the decoded text's, and an escape
+ *  only makes a text shorter) */
+function rawMayStartWith(data: usize, start: i32, end: i32, mask: StaticArray<u64>, head: StaticArray<u64>): bool {
+  if (end - start < 2 || <u32>load<u8>(data + <usize>start) != CHAR_QUOTE) return false;
+  const s = data + <usize>start + 1;
+  const w = min(end - start - 2, 8);
+  let x: u64 = 0;
+  for (let i = 0; i < w; i++) {
+    const b = <u32>load<u8>(s + <usize>i);
+    if (b == CHAR_BACKSLASH) return true;
+    const shift = <u64>(i << 3);
+    x |= (<u64>b) << shift;
+  }
+  for (let k = 0; k < head.length; k++) if ((x & unchecked(mask[k])) == unchecked(head[k])) return true;
+  return false;
+}
+
+/** whether pushed item `t` is a string that starts with `prefix` or one of `more` */
+function tailStartsWith(t: JsonValue, prefix: string, more: string[] | null): bool {
+  if (t._kind != JsonKind.String) return false;
+  if (spanStartsWith(t._bytes, t._start, t._end, prefix, false)) return true;
+  if (more !== null)
+    for (let k = 0; k < more.length; k++)
+      if (spanStartsWith(t._bytes, t._start, t._end, unchecked(more[k]), false)) return true;
+  return false;
 }
 
 function invalid<T>(value: T, error: string): Read<T> {
@@ -528,27 +553,40 @@ export class JsonValue {
       spanStartsWith(item._bytes, item._start, item._end, prefix, whole)
     );
   }
-  /** the first index >= `from` whose item `itemStringStartsWith(i, prefix)` holds, or -1: one walk
-   *  over the records that turns most items away on their first raw bytes (CacheBlend looks for
-   *  each of its seven flags in the args; 50,000 args were read through a lookup each) */
-  indexOfItemStartingWith(prefix: string, from: i32 = 0): i32 {
+  /** `itemStringStartsWith(i, prefix)`, or (with `more`) that for `prefix` or one of `more` */
+  itemStringStartsWithAny(i: i32, prefix: string, more: string[] | null): bool {
+    if (this.itemStringStartsWith(i, prefix)) return true;
+    if (more !== null)
+      for (let k = 0; k < more.length; k++) if (this.itemStringStartsWith(i, unchecked(more[k]))) return true;
+    return false;
+  }
+  /** the first index >= `from` whose item `itemStringStartsWith(i, prefix)` holds (with `more`: for
+   *  `prefix` or one of `more`), or -1: one walk over the records that turns most items away on
+   *  their first raw bytes (CacheBlend looks for each of its seven flags in the args, HiCache for
+   *  ten; 50,000 args were read through a lookup each, then decoded) */
+  indexOfItemStartingWith(prefix: string, from: i32 = 0, more: string[] | null = null): i32 {
     let pos = max(from, 0);
     const doc = this._doc;
     if (this._kind == JsonKind.Array && doc !== null && this.readsRecords()) {
       const table = doc.table;
       const data = doc.bytes.dataStart;
       const records = changetype<usize>(table.data);
-      const wanted = keyBytesFor(prefix);
+      const m = more !== null ? more.length : 0;
+      const mask = new StaticArray<u64>(m + 1);
+      const head = new StaticArray<u64>(m + 1);
+      headOf(prefix, mask, head, 0);
+      if (more !== null) for (let k = 0; k < m; k++) headOf(unchecked(more[k]), mask, head, k + 1);
       // every index below `limit` is a record, read without per-field checks
       const limit = min(table.next(this._vi), table.count);
-      let vi = this.recordAt(doc, pos);
+      // past the records (a search that goes on after pushed items) there is no walk
+      let vi = pos < this.recordCount(doc) ? this.recordAt(doc, pos) : -1;
       while (vi >= 0 && vi < limit) {
         const slot = recordSlot(records, vi);
-        if (handedOut(doc, vi) || rawMayStartWith(data, slotStart(slot), slotEnd(slot), prefix, wanted)) {
+        if (handedOut(doc, vi) || rawMayStartWith(data, slotStart(slot), slotEnd(slot), mask, head)) {
           // the cursor is here, so the probe finds the item without a walk
           this._curPos = pos;
           this._curVi = vi;
-          if (this.itemStringStartsWith(pos, prefix)) return pos;
+          if (this.itemStringStartsWithAny(pos, prefix, more)) return pos;
         }
         const next = slotNext(slot);
         if (next <= vi) break;
@@ -560,13 +598,12 @@ export class JsonValue {
       const tail = this._items;
       if (this._itemsAreTail && tail !== null)
         for (let k = max(pos - count, 0); k < tail.length; k++) {
-          const t = unchecked(tail[k]);
-          if (t._kind == JsonKind.String && spanStartsWith(t._bytes, t._start, t._end, prefix, false)) return count + k;
+          if (tailStartsWith(unchecked(tail[k]), prefix, more)) return count + k;
         }
       return -1;
     }
     const n = this.size();
-    for (; pos < n; pos++) if (this.itemStringStartsWith(pos, prefix)) return pos;
+    for (; pos < n; pos++) if (this.itemStringStartsWithAny(pos, prefix, more)) return pos;
     return -1;
   }
   /** the first index whose item `itemIsDecodableString(i)` does not hold, or -1: one walk over the

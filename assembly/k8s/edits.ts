@@ -6,7 +6,7 @@
 import { i32ToDecimal } from "../util/decimal";
 import { JsonKind, JsonValue, jsonEquals } from "../json/index";
 import { checkAnnotationsWritable, removeAnnotation, setAnnotation } from "./annotations";
-import { applyArgToArray, applyBareFlagToArray, appendTokensToArray } from "./args";
+import { applyArgToArray, applyBareFlagToArray, appendTokensToArray, flagsAbsentBefore } from "./args";
 import { containerPath } from "./containers";
 import { checkEnvWritable, prependPathEnv, setEnvIfAbsent, upsertEnv } from "./env";
 import { ensureArrayMember, ensureObjectMember, itemName } from "./fields";
@@ -61,6 +61,10 @@ export class Edit {
    *  A function reference so that a policy that only sets booleans does not link jsonEquals.
    *  Set by the static constructors; null (bare constructor) means the value is always set. */
   same: ((existing: JsonValue, node: JsonValue) => bool) | null = null;
+  /** ApplyArg, ApplyBareFlag: where the search for their flags may start in the container's args
+   *  (`flagEditsFrom`), computed at the first flag edit on that container. A function reference,
+   *  as `same`: a policy without flag edits (LMCache) does not link the walk. */
+  from: ((pod: JsonValue, edits: Edit[], first: i32) => i32) | null = null;
 
   constructor(kind: EditKind) {
     this.kind = kind;
@@ -92,9 +96,8 @@ export class Edit {
   }
 
   static applyArg(container: i32, flag: string, value: string): Edit {
-    const e = new Edit(EditKind.ApplyArg);
-    e.container = container;
-    e.name = flag;
+    const e = Edit.applyBareFlag(container, flag);
+    e.kind = EditKind.ApplyArg;
     e.value = value;
     return e;
   }
@@ -103,6 +106,7 @@ export class Edit {
     const e = new Edit(EditKind.ApplyBareFlag);
     e.container = container;
     e.name = flag;
+    e.from = (pod: JsonValue, edits: Edit[], first: i32): i32 => flagEditsFrom(pod, edits, first);
     return e;
   }
 
@@ -310,18 +314,47 @@ export function applyEdits(pod: JsonValue, edits: Edit[]): ApplyResult {
   let argsChecked = -1;
   for (let i = 0; i < edits.length; i++) {
     const edit = edits[i];
-    const flagEdit = edit.kind == EditKind.ApplyArg || edit.kind == EditKind.ApplyBareFlag;
+    const flagEdit = isFlagEdit(edit);
     if (flagEdit && edit.container >= 0 && edit.container == argsChecked) continue;
     const detail = checkEdit(pod, edit);
     if (detail.length > 0) return new ApplyResult(false, detail, i);
     if (flagEdit) argsChecked = edit.container;
   }
+  // the args of the container flag edits are for, walked once for all their flags
+  let scanned = -1;
+  let from = 0;
   for (let i = 0; i < edits.length; i++) {
+    const edit = edits[i];
+    const scan = edit.from;
+    if (scan !== null && edit.container != scanned) {
+      scanned = edit.container;
+      from = scan(pod, edits, i);
+    }
     // cannot fail after the checks; reported anyway rather than trapping (by index: describe()
     // would link every edit kind's text into every policy for a path that is never taken)
-    if (!applyEdit(pod, edits[i])) return new ApplyResult(false, "could not apply edit " + i32ToDecimal(i), i);
+    if (!applyEdit(pod, edit, from)) return new ApplyResult(false, "could not apply edit " + i32ToDecimal(i), i);
   }
   return new ApplyResult(true, "", -1);
+}
+
+// @ts-ignore: decorator
+@inline function isFlagEdit(edit: Edit): bool {
+  return edit.kind == EditKind.ApplyArg || edit.kind == EditKind.ApplyBareFlag;
+}
+
+/** flagsAbsentBefore on the args of the container of flag edit `edits[first]`, for the flags of
+ *  the flag edits on that container from there on (0 when the args are not an array yet) */
+function flagEditsFrom(pod: JsonValue, edits: Edit[], first: i32): i32 {
+  const target = edits[first].container;
+  const container = containerForEdit(pod, target);
+  const args = container !== null ? container.getPresent("args") : null;
+  if (args === null || !args.isArray()) return 0;
+  const flags = new Array<string>(0);
+  for (let i = first; i < edits.length; i++) {
+    const edit = edits[i];
+    if (isFlagEdit(edit) && edit.container == target) flags.push(edit.name);
+  }
+  return flagsAbsentBefore(args, flags);
 }
 
 export function applyPlan(pod: JsonValue, plan: Plan): ApplyResult {
@@ -417,7 +450,7 @@ function containerForEdit(pod: JsonValue, index: i32): JsonValue | null {
   return c !== null && c.isObject() ? c : null;
 }
 
-function applyEdit(pod: JsonValue, edit: Edit): bool {
+function applyEdit(pod: JsonValue, edit: Edit, from: i32): bool {
   switch (edit.kind) {
     case EditKind.SetAnnotation:
       return setAnnotation(pod, edit.name, edit.value);
@@ -431,7 +464,7 @@ function applyEdit(pod: JsonValue, edit: Edit): bool {
     case EditKind.MergePullSecrets:
       return applyPodListEdit(pod, edit);
     default:
-      return applyContainerEdit(pod, edit);
+      return applyContainerEdit(pod, edit, from);
   }
 }
 
@@ -457,7 +490,8 @@ function applyPodListEdit(pod: JsonValue, edit: Edit): bool {
   return appendIfAbsentByName(spec, edit.field, node);
 }
 
-function applyContainerEdit(pod: JsonValue, edit: Edit): bool {
+/** `from`: for a flag edit, flagsAbsentBefore on its args */
+function applyContainerEdit(pod: JsonValue, edit: Edit, from: i32): bool {
   const container = containerForEdit(pod, edit.container);
   if (container === null) return false;
   switch (edit.kind) {
@@ -468,11 +502,11 @@ function applyContainerEdit(pod: JsonValue, edit: Edit): bool {
     case EditKind.ApplyArg: {
       const args = ensureArrayMember(container, "args");
       // applyEdits checked that the args are strings
-      return args !== null && applyArgToArray(args, edit.name, edit.value, true);
+      return args !== null && applyArgToArray(args, edit.name, edit.value, true, from);
     }
     case EditKind.ApplyBareFlag: {
       const args = ensureArrayMember(container, "args");
-      return args !== null && applyBareFlagToArray(args, edit.name, true);
+      return args !== null && applyBareFlagToArray(args, edit.name, true, from);
     }
     case EditKind.EnvSetIfAbsent:
       return setEnvIfAbsent(container, edit.name, edit.value);
