@@ -2,7 +2,7 @@
 // name, append-if-absent, and the pull-secret merge of
 // docs/policies/lmcache-injector.md#pull-secrets. An existing same-named item is kept unchanged
 // (never reconciled). Wrong-typed items never match a name.
-import { ByteSink, JsonValue } from "../json/index";
+import { ByteSink, JsonKind, JsonValue } from "../json/index";
 import { StringSet } from "../util/stringset";
 import { containsString } from "../validate/lists";
 import { ensureArrayMember, ensureObjectMember, itemName, nameRef } from "./fields";
@@ -82,6 +82,9 @@ export function pullSecretsToAppend(existing: JsonValue | null, injected: string
   }
   const n = list !== null ? list.size() : 0;
   const seen = new StringSet(n + injected.length);
+  // sized once: 150,000 pushes grew it by copies that all stay allocated (stub runtime)
+  out.length = injected.length;
+  out.length = 0;
   if (list !== null) {
     for (let i = 0; i < n; i++) {
       const name = list.itemStringOrNull(i, "name");
@@ -105,10 +108,9 @@ export function mergePullSecrets(spec: JsonValue, injected: string[]): bool {
   const toAppend = pullSecretsToAppend(existing, injected);
   if (toAppend.length == 0) return true;
   if (existing === null) {
-    // a new list is written once as text and parsed: one node in all instead of two nodes and
-    // their buffers per name (an annotation can list 150,000 names)
-    const created = nameRefList(toAppend);
-    if (created !== null) return spec.set("imagePullSecrets", created);
+    // a new list is written once as text, and not parsed: one node in all instead of two nodes
+    // and their buffers per name (an annotation can list 150,000 names)
+    return spec.set("imagePullSecrets", nameRefList(toAppend));
   }
   const list = ensureArrayMember(spec, "imagePullSecrets");
   if (list === null) return false;
@@ -118,9 +120,9 @@ export function mergePullSecrets(spec: JsonValue, injected: string[]): bool {
   return true;
 }
 
-/** `[{"name":n0},{"name":n1},…]` parsed from its text, each name escaped as `JsonValue.str` does;
- *  null only if that text did not parse (then the caller appends item by item) */
-function nameRefList(names: string[]): JsonValue | null {
+/** `[{"name":n0},{"name":n1},…]` from its text, each name escaped as `JsonValue.str` does (parsed
+ *  only if read) */
+function nameRefList(names: string[]): JsonValue {
   // exact for ASCII names, plus the worst-case reserve writeJsonString makes for the longest one
   let hint = 2;
   let longest = 0;
@@ -131,14 +133,19 @@ function nameRefList(names: string[]): JsonValue | null {
   }
   hint += longest * 6 + 16;
   const sink = new ByteSink(hint);
+  // `,{"name":` as bytes, each item after the first written from its second byte on
+  const open = String.UTF8.encode(',{"name":');
+  const at = changetype<usize>(open);
+  const n = open.byteLength;
   sink.writeByte(0x5b); // [
   for (let i = 0; i < names.length; i++) {
-    sink.writeUtf8(i == 0 ? '{"name":' : ',{"name":');
+    if (i == 0) sink.writeRaw(at + 1, n - 1);
+    else sink.writeRaw(at, n);
     sink.writeJsonString(unchecked(names[i]));
     sink.writeByte(0x7d); // }
   }
   sink.writeByte(0x5d); // ]
-  return JsonValue.parse(sink.bytes());
+  return JsonValue.unread(JsonKind.Array, sink.bytes());
 }
 
 // ---- builders for the objects injectors append (docs/policies/lmcache-injector.md#staging) ----
