@@ -13,6 +13,8 @@ import {
   applyBareFlagToArray,
   containerArgs,
   containerHasFlag,
+  argsReadBy,
+  flagsAbsentBefore,
 } from "../k8s/args";
 
 function parse(text: string): JsonValue {
@@ -221,5 +223,58 @@ describe("args on the JSON DOM", () => {
     expect(containerArgs(parse('{"args":["a",true]}')) === null).toBe(true);
     const ok = containerArgs(parse('{"args":["a","\\u00e9"]}'));
     expect(ok !== null && ok.length == 2 && ok[1] == "é").toBe(true);
+  });
+  it("flag edits from flagsAbsentBefore answer as from the start, pushed and replaced tokens too", () => {
+    const text = '{"args":["--a","--block-siz","--kv","\\u002d-x","8","--no-x=1","--p-"]}';
+    const flags = ["--block-size", "--enforce-eager", "--pp", "--new", "--no-y"];
+    expect(flagsAbsentBefore(parse(text).get("args")!, flags)).toBe(7);
+    expect(flagsAbsentBefore(parse(text).get("args")!, ["--pp", "--x"])).toBe(0);
+    expect(flagsAbsentBefore(parse(text).get("args")!, ["--block-si"])).toBe(0);
+    expect(flagsAbsentBefore(parse(text).get("args")!, ["--no-x"])).toBe(0);
+    const plain = parse(text);
+    const scanned = parse(text);
+    const args = scanned.get("args")!;
+    const from = flagsAbsentBefore(args, flags);
+    const steps: string[][] = [
+      ["--block-size", "64"],
+      ["--pp", "2"],
+      ["--new", "v"],
+      ["--new", "w"],
+      ["--pp", "3"],
+    ];
+    for (let i = 0; i < steps.length; i++) {
+      expect(applyArgToArray(plain.get("args")!, steps[i][0], steps[i][1], true)).toBe(true);
+      expect(applyArgToArray(args, steps[i][0], steps[i][1], true, from)).toBe(true);
+      expect(scanned.toString()).toBe(plain.toString(), steps[i][0]);
+    }
+    const bare = ["--enforce-eager", "--no-y", "--no-y"];
+    for (let i = 0; i < bare.length; i++) {
+      expect(applyBareFlagToArray(plain.get("args")!, bare[i], true)).toBe(true);
+      expect(applyBareFlagToArray(args, bare[i], true, from)).toBe(true);
+      expect(scanned.toString()).toBe(plain.toString(), bare[i]);
+    }
+    expect(scanned.toString()).toBe(
+      '{"args":["--a","--block-siz","--kv","\\u002d-x","8","--no-x=1","--p-","--block-size","64","--pp","3","--new","w","--enforce-eager","--no-y"]}',
+    );
+  });
+  it("argsReadBy keeps what the flag rules read: a flag's items and the token after an exact flag", () => {
+    const flags = ["--h-a", "--h-b", "--e"];
+    const c = parse(
+      '{"args":["x","--h-a","--h-b","5","y","--h-c=1","z","--e","--q","\\u002d-h-b","w","--ee","--h-a"]}',
+    );
+    const all = containerArgs(c)!;
+    const read = argsReadBy(c.get("args")!, ["--h-", "--e"], flags)!;
+    expect(read.join(" ")).toBe("--h-a --h-b 5 --h-c=1 --e --q --h-b w --ee --h-a");
+    for (let i = 0; i < flags.length; i++) {
+      expect(hasFlag(read, flags[i])).toBe(hasFlag(all, flags[i]));
+      expect(countExactFlag(read, flags[i])).toBe(countExactFlag(all, flags[i]));
+      expect(hasFlagWithEquals(read, flags[i])).toBe(hasFlagWithEquals(all, flags[i]));
+      const a = argValues(read, flags[i]);
+      const b = argValues(all, flags[i]);
+      expect(a.values.join(",")).toBe(b.values.join(","));
+      expect(a.malformed).toBe(b.malformed);
+    }
+    expect(argsReadBy(parse('["a",1]'), ["--h-"], flags) === null).toBe(true);
+    expect(argsReadBy(parse('["a","b"]'), ["--h-"], flags)!.length).toBe(0);
   });
 });

@@ -252,6 +252,23 @@ describe("UPDATE introduced-errors filter", () => {
     newErrs.add(required(p("a"), "b"));
     expect(introducedErrors(newErrs, new FieldErrorList()).length).toBe(1);
   });
+  it("through the table: tuples that differ only in where one part ends, and repeated tuples", () => {
+    const oldErrs = new FieldErrorList();
+    const newErrs = new FieldErrorList();
+    for (let i = 0; i < 100; i++) {
+      oldErrs.add(invalidString(p("spec.a"), "b" + i.toString(), "c"));
+      oldErrs.add(invalidString(p("spec.a"), "b" + i.toString(), "c"));
+    }
+    for (let i = 0; i < 100; i++) {
+      newErrs.add(invalidString(p("spec.a"), "b" + i.toString(), "c"));
+      // the same units as an old tuple, split differently between value and detail
+      newErrs.add(invalidString(p("spec.a"), "b" + i.toString() + "c", ""));
+      newErrs.add(invalidString(p("spec.a"), "b" + i.toString(), "c"));
+    }
+    const d = introducedErrors(newErrs, oldErrs);
+    expect(d.length).toBe(100);
+    for (let i = 0; i < 100; i++) expect(d.items[i].rawValue).toBe("b" + i.toString() + "c");
+  });
   it("gives the same answer compared pairwise (old x new <= 4,096) and through tuple keys (above)", () => {
     // 64 x 64 is compared in place, 64 x 65 through the key set; both keep exactly the changed,
     // retyped and added errors, in order

@@ -81,6 +81,41 @@ function rawMayStartWith(data: usize, start: i32, end: i32, prefix: string, want
   return e - s >= n;
 }
 
+/** the first (up to) 8 UTF-8 bytes of `text` in one word, low byte first; `mask` covers them */
+function headOf(text: string, mask: StaticArray<u64>, head: StaticArray<u64>, k: i32): void {
+  const wanted = keyBytesFor(text);
+  const n = min(wanted !== null ? wanted.length : text.length, 8);
+  let h: u64 = 0;
+  for (let i = 0; i < n; i++) {
+    const b = wanted !== null ? <u64>unchecked(wanted[i]) : <u64>text.charCodeAt(i);
+    const shift = <u64>(i << 3);
+    h |= b << shift;
+  }
+  unchecked((head[k] = h));
+  const bits = <u64>(n << 3);
+  const one: u64 = 1;
+  unchecked((mask[k] = n == 8 ? <u64>-1 : (one << bits) - 1));
+}
+
+/** false when the literal at data[start, end) is surely not a string that starts with one of the
+ *  texts whose heads are given (headOf): not a string, or its first raw bytes, before any escape,
+ *  are none of theirs (the bytes before the first backslash are the decoded text's, and an escape
+ *  only makes a text shorter) */
+function rawMayStartWithAny(data: usize, start: i32, end: i32, mask: StaticArray<u64>, head: StaticArray<u64>): bool {
+  if (end - start < 2 || <u32>load<u8>(data + <usize>start) != CHAR_QUOTE) return false;
+  const s = data + <usize>start + 1;
+  const w = min(end - start - 2, 8);
+  let x: u64 = 0;
+  for (let i = 0; i < w; i++) {
+    const b = <u32>load<u8>(s + <usize>i);
+    if (b == CHAR_BACKSLASH) return true;
+    const shift = <u64>(i << 3);
+    x |= (<u64>b) << shift;
+  }
+  for (let k = 0; k < head.length; k++) if ((x & unchecked(mask[k])) == unchecked(head[k])) return true;
+  return false;
+}
+
 // what JsonValue#indexOfItem looks for
 const FIND_STARTING_WITH = 0;
 const FIND_NOT_DECODABLE_STRING = 1;
@@ -570,11 +605,59 @@ export class JsonValue {
       spanStartsWith(item._bytes, item._start, item._end, prefix, whole)
     );
   }
-  /** the first index >= `from` whose item `itemStringStartsWith(i, prefix)` holds, or -1: one walk
-   *  over the records that turns most items away on their first raw bytes (CacheBlend looks for
-   *  each of its seven flags in the args; 50,000 args were read through a lookup each) */
-  indexOfItemStartingWith(prefix: string, from: i32 = 0): i32 {
-    return this.indexOfItem(FIND_STARTING_WITH, "", prefix, false, from);
+  /** `itemStringStartsWith(i, prefix)`, or (with `more`) that for `prefix` or one of `more` */
+  itemStringStartsWithAny(i: i32, prefix: string, more: string[] | null): bool {
+    if (this.itemStringStartsWith(i, prefix)) return true;
+    if (more !== null)
+      for (let k = 0; k < more.length; k++) if (this.itemStringStartsWith(i, unchecked(more[k]))) return true;
+    return false;
+  }
+  /** the first index >= `from` whose item `itemStringStartsWith(i, prefix)` holds (with `more`: for
+   *  `prefix` or one of `more`), or -1: one walk over the records that turns most items away on
+   *  their first raw bytes (CacheBlend looks for each of its seven flags in the args, HiCache for
+   *  ten; 50,000 args were read through a lookup each, then decoded) */
+  indexOfItemStartingWith(prefix: string, from: i32 = 0, more: string[] | null = null): i32 {
+    // a policy that never passes `more` does not link the walk for several prefixes
+    if (more === null) return this.indexOfItem(FIND_STARTING_WITH, "", prefix, false, from);
+    return this.indexOfItemStartingWithAny(prefix, more, from);
+  }
+  /** indexOfItemStartingWith with `more`: each item's first 8 raw bytes are compared with those of
+   *  every prefix in one word each */
+  private indexOfItemStartingWithAny(prefix: string, more: string[], from: i32): i32 {
+    let pos = max(from, 0);
+    const doc = this._doc;
+    if (this._kind == JsonKind.Array && doc !== null && this.readsRecords()) {
+      const records = changetype<usize>(doc.table.data);
+      const data = doc.bytes.dataStart;
+      const m = more.length;
+      const mask = new StaticArray<u64>(m + 1);
+      const head = new StaticArray<u64>(m + 1);
+      headOf(prefix, mask, head, 0);
+      for (let k = 0; k < m; k++) headOf(unchecked(more[k]), mask, head, k + 1);
+      const limit = min(doc.table.next(this._vi), doc.table.count);
+      // past the records (a search that goes on after pushed items) there is no walk
+      let vi = pos < this.recordCount(doc) ? this.recordAt(doc, pos) : -1;
+      while (vi >= 0 && vi < limit) {
+        const slot = recordSlot(records, vi);
+        if (handedOut(doc, vi) || rawMayStartWithAny(data, slotStart(slot), slotEnd(slot), mask, head)) {
+          // the cursor is here, so the probe finds the item without a walk
+          this._curPos = pos;
+          this._curVi = vi;
+          if (this.itemStringStartsWithAny(pos, prefix, more)) return pos;
+        }
+        const next = slotNext(slot);
+        if (next <= vi) break;
+        this._curPos = pos;
+        this._curVi = vi;
+        vi = next;
+        pos++;
+      }
+      if (vi < 0) pos = max(pos, this.recordCount(doc));
+    }
+    // the pushed tail, or a list not read from the records
+    const size = this.size();
+    for (; pos < size; pos++) if (this.itemStringStartsWithAny(pos, prefix, more)) return pos;
+    return -1;
   }
   /** the first index whose item `itemIsDecodableString(i)` does not hold, or -1: one walk over the
    *  records (the args are checked once per flag edit) */
@@ -610,7 +693,8 @@ export class JsonValue {
       const wanted = find == FIND_STARTING_WITH || find == FIND_WITH_STRING ? keyBytesFor(text) : null;
       // every index below `limit` is a record, read without per-field checks
       const limit = min(table.next(this._vi), table.count);
-      let vi = this.recordAt(doc, pos);
+      // past the records (a search that goes on after pushed items) there is no walk
+      let vi = pos < this.recordCount(doc) ? this.recordAt(doc, pos) : -1;
       while (vi >= 0 && vi < limit) {
         const slot = recordSlot(records, vi);
         const r = handedOut(doc, vi) ? -1 : rawItemTest(find, doc, data, slot, vi, key, text, wanted, flag);

@@ -1,7 +1,16 @@
 // The HiCache argument plan (docs/policies/hicache-injector.md#arguments): the desired flags in
 // their order, the conflict rules A1–A8 against the engine container's args, and the tokens to
 // append. Pure over string[]: the caller turns the tokens into one append edit.
-import { argValues, countExactFlag, hasExactFlag, hasFlag, hasFlagWithEquals } from "../../../assembly/k8s/index";
+import { JsonValue } from "../../../assembly/json/index";
+import {
+  argValues,
+  argsReadBy,
+  containerArgs,
+  countExactFlag,
+  hasExactFlag,
+  hasFlag,
+  hasFlagWithEquals,
+} from "../../../assembly/k8s/index";
 import {
   HICACHE_FLAG_ENABLE,
   HICACHE_FLAG_IO_BACKEND,
@@ -12,6 +21,8 @@ import {
   HICACHE_FLAG_STORAGE_PREFETCH_POLICY,
   HICACHE_FLAG_WRITE_POLICY,
   HICACHE_STORAGE_BACKEND_FILE,
+  SGLANG_FLAG_ENABLE_LMCACHE,
+  SGLANG_FLAG_LMCACHE_CONFIG_FILE,
   hicacheConflictingLmcacheFlags,
 } from "../../../assembly/keys/index";
 import { parseGoFloat, parseGoInt, shortenRendered } from "../../../assembly/validate/index";
@@ -70,6 +81,40 @@ export class ArgPlan {
   static conflict(detail: string): ArgPlan {
     return new ArgPlan(false, [], INJECT + detail);
   }
+}
+
+// @ts-ignore: decorator
+@lazy
+const HICACHE_ARGS_PREFIX = "--hicache-";
+
+/** The engine container's args as the rules of steps 11, 12 and 15 read them: null when they are
+ *  not an array of strings, [] when unset. Without engineOverrides args (step 15 reads every flag)
+ *  only the items the HiCache and LMCache flags read are decoded (k8s `argsReadBy`): a container
+ *  with 50,000 args had each decoded and scanned once per flag. */
+export function engineArgs(container: JsonValue, b: HiCacheBackend): string[] | null {
+  if (b.overrideArgs.length > 0) return containerArgs(container);
+  const args = container.getPresent("args");
+  if (args === null) return new Array<string>(0);
+  const flags = [
+    SGLANG_FLAG_ENABLE_LMCACHE,
+    SGLANG_FLAG_LMCACHE_CONFIG_FILE,
+    HICACHE_FLAG_ENABLE,
+    HICACHE_FLAG_SIZE,
+    HICACHE_FLAG_RATIO,
+    HICACHE_FLAG_WRITE_POLICY,
+    HICACHE_FLAG_IO_BACKEND,
+    HICACHE_FLAG_MEM_LAYOUT,
+    HICACHE_FLAG_STORAGE_BACKEND,
+    HICACHE_FLAG_STORAGE_PREFETCH_POLICY,
+  ];
+  // every flag after the first three starts with `--hicache-`
+  const prefixes = [
+    SGLANG_FLAG_ENABLE_LMCACHE,
+    SGLANG_FLAG_LMCACHE_CONFIG_FILE,
+    HICACHE_FLAG_ENABLE,
+    HICACHE_ARGS_PREFIX,
+  ];
+  return argsReadBy(args, prefixes, flags);
 }
 
 /** Step 11: the engine already runs SGLang's LMCache integration. */

@@ -12,7 +12,6 @@ import {
   checkContainerList,
   checkLabels,
   checkNamedObjectArray,
-  containerArgs,
   containerAt,
   containerNames,
   containerPath,
@@ -44,7 +43,7 @@ import {
 import { i32ToDecimal } from "../../../assembly/util/decimal";
 import { goLowerEquals, shortenRendered } from "../../../assembly/validate/index";
 import { backendProblem, backendRef, readHiCacheBackend, TYPE_SGLANG_HICACHE } from "./backend";
-import { hasLmcacheArgs, lmcacheArgsDetail, overrideArgTokens, planArgs } from "./args";
+import { engineArgs, hasLmcacheArgs, lmcacheArgsDetail, overrideArgTokens, planArgs } from "./args";
 import { planNfs, plannedEnv, plannedMount, plannedVolume } from "./nfs";
 
 // @ts-ignore: decorator
@@ -396,7 +395,7 @@ export function planHiCacheInjection(decoded: DecodedRequest, lookups: Kubernete
   if (container === null) return invalidRequest(containerPath(index) + " is not an object", stripPlan(pod));
   if (checkContainerFields(container, "").length > 0)
     return invalidRequest(checkContainerFields(container, containerPath(index)), stripPlan(pod));
-  const args = containerArgs(container);
+  const args = engineArgs(container, backend);
   if (args === null) return invalidRequest(containerPath(index) + ".args is not an array of strings", stripPlan(pod));
 
   // 11. SGLang's LMCache integration is not combined with HiCache
