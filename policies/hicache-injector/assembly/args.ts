@@ -24,6 +24,7 @@ import {
   SGLANG_FLAG_ENABLE_LMCACHE,
   SGLANG_FLAG_LMCACHE_CONFIG_FILE,
   hicacheConflictingLmcacheFlags,
+  hicacheValueFlags,
 } from "../../../assembly/keys/index";
 import { parseGoFloat, parseGoInt, shortenRendered } from "../../../assembly/validate/index";
 import { HiCacheBackend, sizeText } from "./backend";
@@ -95,19 +96,12 @@ export function engineArgs(container: JsonValue, b: HiCacheBackend): string[] | 
   if (b.overrideArgs.length > 0) return containerArgs(container);
   const args = container.getPresent("args");
   if (args === null) return new Array<string>(0);
-  const flags = [
-    SGLANG_FLAG_ENABLE_LMCACHE,
-    SGLANG_FLAG_LMCACHE_CONFIG_FILE,
-    HICACHE_FLAG_ENABLE,
-    HICACHE_FLAG_SIZE,
-    HICACHE_FLAG_RATIO,
-    HICACHE_FLAG_WRITE_POLICY,
-    HICACHE_FLAG_IO_BACKEND,
-    HICACHE_FLAG_MEM_LAYOUT,
-    HICACHE_FLAG_STORAGE_BACKEND,
-    HICACHE_FLAG_STORAGE_PREFETCH_POLICY,
-  ];
-  // every flag after the first three starts with `--hicache-`
+  // the rules' flags (their order does not matter: argsReadBy only asks whether an item is one)
+  const flags = hicacheValueFlags();
+  flags.push(SGLANG_FLAG_ENABLE_LMCACHE);
+  flags.push(SGLANG_FLAG_LMCACHE_CONFIG_FILE);
+  flags.push(HICACHE_FLAG_ENABLE);
+  // every value flag starts with `--hicache-`
   const prefixes = [
     SGLANG_FLAG_ENABLE_LMCACHE,
     SGLANG_FLAG_LMCACHE_CONFIG_FILE,
