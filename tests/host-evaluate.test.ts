@@ -399,4 +399,21 @@ describe("the deadline on the main thread", () => {
       assert.equal(run.worker.terminated, 1);
     }
   });
+
+  test("a worker that exits without an answer rejects the run (it was left pending) and clears the deadline", async () => {
+    const run = start();
+    run.post({ phase: "validate" });
+    run.worker.emit("exit", 7);
+    assert.equal(await run.settled(), "error: the evaluation worker exited (code 7) without an answer");
+    mock.timers.tick(10 * DEADLINE);
+    assert.equal(run.worker.terminated, 0);
+  });
+
+  test("the exit that follows a settled run changes nothing", async () => {
+    const run = start();
+    run.post({ phase: "validate" });
+    run.post({ result: interrupted("validate", request) });
+    run.worker.emit("exit", 1);
+    assert.equal(await run.settled(), `response: ${TIMEOUT_TEXT}`);
+  });
 });

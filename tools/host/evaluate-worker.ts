@@ -41,6 +41,7 @@ export function evaluateWithDeadline(
 export interface SupervisedWorker {
   on(event: "message", listener: (m: WorkerMessage) => void): unknown;
   on(event: "error", listener: (e: Error) => void): unknown;
+  on(event: "exit", listener: (code: number) => void): unknown;
   terminate(): Promise<number>;
 }
 
@@ -82,6 +83,12 @@ export function supervise(
     worker.on("error", (e) => {
       finish();
       reject(e);
+    });
+    // a worker that ends without a result or an error (process.exit in it, or killed from outside)
+    // would leave the run pending for ever; after a settled run this is a no-op
+    worker.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the evaluation worker exited (code ${code}) without an answer`));
     });
   });
 }
