@@ -342,4 +342,14 @@ describe("the fake API", () => {
       '{"apiVersion":"v1","kind":"X","metadata":{"name":"n"}}',
     );
   });
+
+  test("a number read from YAML keeps its text at the top level, as nested ones do", () => {
+    const [obj] = parseClusterObjects(
+      "apiVersion: v1\nkind: X\nmetadata: {name: n, generation: 2}\nsize: 256.0\ncount: 3\nspec: {size: 256.0}\n",
+    );
+    assert.equal(
+      dynamicObjectJson(obj),
+      '{"apiVersion":"v1","kind":"X","metadata":{"generation":2,"name":"n"},"count":3,"size":256.0,"spec":{"size":256.0}}',
+    );
+  });
 });

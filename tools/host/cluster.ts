@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as yaml from "js-yaml";
 import { LOSSLESS_YAML_SCHEMA, yamlToNode } from "./request";
 import { CALLBACK_FAILURE, rustDebugOption } from "./rust";
-import { compareKeys, serdeJson, valueFromNode, writeString } from "./serde";
+import { compareKeys, memberSourceNode, serdeJson, valueFromNode, writeString } from "./serde";
 
 export type KubeObject = Record<string, unknown> & {
   apiVersion?: string;
@@ -188,7 +188,9 @@ export function dynamicObjectJson(obj: KubeObject, metadata: Record<string, unkn
     `"kind":${writeString(String(obj.kind))}`,
     `"metadata":${serdeJson(meta)}`,
   ];
-  for (const k of rest) parts.push(`${writeString(k)}:${serdeJson(obj[k])}`);
+  // the other members are serde_json Values: they keep their number text (`256.0` stays a float),
+  // as nested values do (metadata is read into ObjectMeta, whose numbers are integers)
+  for (const k of rest) parts.push(`${writeString(k)}:${serdeJson(obj[k], memberSourceNode(obj, k))}`);
   return `{${parts.join(",")}}`;
 }
 

@@ -513,6 +513,17 @@ export function valueFromNode(node: JsonNode): unknown {
   }
 }
 
+/** The source node of member `key` of `obj` when `obj` was built by `valueFromNode` (the last
+ *  occurrence, as serde_json keeps it): for writing a member of an object that is itself written
+ *  piece by piece (`dynamicObjectJson`) with its number text. */
+export function memberSourceNode(obj: object, key: string): JsonNode | undefined {
+  const source = sourceNodes.get(obj);
+  if (source?.kind !== "object") return undefined;
+  for (let i = source.entries.length - 1; i >= 0; i--)
+    if (source.entries[i].key === key) return source.entries[i].value;
+  return undefined;
+}
+
 /**
  * A plain value written as serde_json writes the equivalent `Value`: numbers inside containers built
  * by `valueFromNode` keep their source text (while unchanged); other numbers are integers when they
