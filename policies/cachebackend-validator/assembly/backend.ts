@@ -414,7 +414,8 @@ export function readBackend(object: JsonValue, requestNamespace: string, errs: F
   if (selector.invalid) b.unreadable = true;
   const labels = readStringMapAt(selector.value, "matchLabels", specPath.child("engineSelector"), errs);
   if (labels.invalid) b.unreadable = true;
-  if (labels.value !== null) b.matchLabelsCount = labels.value!.size();
+  const matchLabels = labels.value;
+  if (matchLabels !== null) b.matchLabelsCount = matchLabels.size();
 
   // hiCache
   b.hiCache = coreObject(b, readObjectAt(spec, "hiCache", specPath, errs));
@@ -503,7 +504,8 @@ function readEnv(b: Backend, ovPath: Path, errs: FieldErrorList): JsonValue | nu
     if (envMemberIs(list, i, "valueFrom", JsonKind.Object, listPath, errs)) {
       unchecked((marks[i] = ENV_VALUE_FROM));
       // a node only for an entry with a valueFrom
-      const vf = list.at(i)!.get("valueFrom");
+      const item = list.at(i);
+      const vf = item !== null ? item.get("valueFrom") : null;
       const vfPath = listPath.index(i).child("valueFrom");
       const sources = envSources();
       for (let s = 0; s < sources.length; s++) readObjectAt(vf, sources[s], vfPath, errs);
@@ -580,8 +582,8 @@ function readQuantityMap(node: JsonValue, key: string, at: Path, errs: FieldErro
         }
       }
     } else {
-      const v = map.at(i)!;
-      if (v.isNull()) continue;
+      const v = map.at(i);
+      if (v === null || v.isNull()) continue;
       const parsed = quantityOfValue(v);
       if (parsed.ok) text = v.numberText();
       else {
@@ -602,7 +604,11 @@ function readQuantityMap(node: JsonValue, key: string, at: Path, errs: FieldErro
       continue;
     }
     if (errs.full) errs.omit();
-    else errs.add(invalidJsonValue(mapPath.key(unchecked(names[k])), bad, unchecked(texts[i])!));
+    else {
+      // a failed value's text is its parse error (set above, never null)
+      const error = unchecked(texts[i]);
+      errs.add(invalidJsonValue(mapPath.key(unchecked(names[k])), bad, error !== null ? error : ""));
+    }
   }
   return new QuantityMap(names, values);
 }

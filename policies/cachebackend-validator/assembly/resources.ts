@@ -137,10 +137,12 @@ function requestWithoutLimit(block: ResourceBlock, errs: FieldErrorList): void {
       errs.omit();
       continue;
     }
+    // a value with a text parses (the others were reported where they were read)
+    const requested = requests.quantity(i);
     errs.add(
       invalidString(
         requestsPath.key(name),
-        requests.quantity(i)!.toString(),
+        requested !== null ? requested.toString() : "",
         goQuote(name) +
           " is a non-overcommittable resource — it must also be set in " +
           block.label +
@@ -181,8 +183,8 @@ function quantityMap(block: ResourceBlock, map: QuantityMap, key: string, errs: 
     let problem = "";
     if (rule == 13) {
       if (text === null || isPlainInteger(text)) continue;
-      q = map.quantity(i)!;
-      if (q.sign() >= 0) continue;
+      q = map.quantity(i);
+      if (q === null || q.sign() >= 0) continue;
     } else {
       problem = nameProblem(map, i);
       if (rule == 15) {
@@ -191,13 +193,13 @@ function quantityMap(block: ResourceBlock, map: QuantityMap, key: string, errs: 
         if (text === null || problem.length > 0) continue;
         if (rule == 16) {
           if (isPlainInteger(text) || name.indexOf("/") < 0) continue;
-          q = map.quantity(i)!;
-          if (q.isInteger()) continue;
+          q = map.quantity(i);
+          if (q === null || q.isInteger()) continue;
         } else {
           size = hugePageSize(name);
           if (size === null) continue;
-          q = map.quantity(i)!;
-          if (isMultipleOf(q, size)) continue;
+          q = map.quantity(i);
+          if (q === null || isMultipleOf(q, size)) continue;
         }
       }
     }
@@ -206,14 +208,16 @@ function quantityMap(block: ResourceBlock, map: QuantityMap, key: string, errs: 
       continue;
     }
     const at = mapPath.key(name);
-    if (rule == 13) errs.add(invalidString(at, q!.toString(), "must be a non-negative quantity"));
+    // set above for every rule but 15 (which reports the name): "" never shows
+    const shown = q !== null ? q.toString() : "";
+    if (rule == 13) errs.add(invalidString(at, shown, "must be a non-negative quantity"));
     else if (rule == 15)
       errs.add(invalidString(at, name, goQuote(name) + " is not a valid container resource name: " + problem));
     else if (rule == 16)
       errs.add(
         invalidString(
           at,
-          q!.toString(),
+          shown,
           goQuote(name) +
             " is an extended resource and must be an integer quantity — K8s allocates extended resources by whole units",
         ),
@@ -222,9 +226,9 @@ function quantityMap(block: ResourceBlock, map: QuantityMap, key: string, errs: 
       errs.add(
         invalidString(
           at,
-          q!.toString(),
+          shown,
           "must be a multiple of the page size " +
-            size!.toString() +
+            (size !== null ? size.toString() : "") +
             " — the Linux kernel allocates hugepages in whole-page chunks",
         ),
       );

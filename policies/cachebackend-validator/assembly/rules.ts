@@ -90,9 +90,10 @@ export function backendViolations(b: Backend, errs: FieldErrorList): void {
     requireExplicitMinReplicas(b, spec, errs); // 7
     rejectMooncakeMasterScaleOut(b, spec, errs); // 8
     rejectEngineHostNetworkWithoutMooncake(b, spec, errs); // 9
-    if (b.resources !== null) checkResourceBlock(b.resources!, errs, 10, 13); // 10-13
+    const resources = b.resources;
+    if (resources !== null) checkResourceBlock(resources, errs, 10, 13); // 10-13
     checkHostMemoryCapacity(b, errs); // 14
-    if (b.resources !== null) checkResourceBlock(b.resources!, errs, 15, 17); // 15-17
+    if (resources !== null) checkResourceBlock(resources, errs, 15, 17); // 15-17
     if (b.eventsOnly) rejectEventsOnlyMisconfiguration(b, spec, errs); // 18
     validateSGLangHiCache(b, spec, errs); // 19
   }
@@ -268,9 +269,10 @@ function validateCanonicalProviderResources(b: Backend, errs: FieldErrorList): v
   if (b.remoteStorage === null) return;
   for (let i = 0; i < b.blocks.length; i++) {
     const block = b.blocks[i];
-    if (block.provider != b.provider || block.resources === null) continue;
-    checkResourceBlock(block.resources!, errs, 10, 13);
-    checkResourceBlock(block.resources!, errs, 15, 17);
+    const resources = block.resources;
+    if (block.provider != b.provider || resources === null) continue;
+    checkResourceBlock(resources, errs, 10, 13);
+    checkResourceBlock(resources, errs, 15, 17);
   }
 }
 
@@ -657,8 +659,8 @@ function checkEngineOverrides(b: Backend, adapter: i32, errs: FieldErrorList): v
   const reserved = adapterOk ? reservedEnv(<RuntimeAdapter>adapter) : new Array<string>();
   envReserved = reserved;
   const marks = b.envMarks;
-  for (let i = 0; i < envCount; i++) {
-    const list = env!;
+  for (let i = 0; i < envCount && env !== null; i++) {
+    const list = env;
     const mark = unchecked(marks[i]);
     if ((mark & ENV_SKIP) != 0) continue;
     // the name, one probe: a name without escapes is checked on its bytes, never decoded when
@@ -690,7 +692,7 @@ function checkEngineOverrides(b: Backend, adapter: i32, errs: FieldErrorList): v
     // a value is set when it is a string that is not empty (an escape is never empty)
     const value = hasValueFrom ? list.itemMemberRawTest(i, "value", isNotEmpty) : -1;
     const hasValue = value == 1 || (value == -2 && list.itemMemberIsDecodableString(i, "value"));
-    const sources = hasValueFrom ? sourceCount(list.at(i)!.get("valueFrom")!) : 1;
+    const sources = hasValueFrom ? sourceCount(list.at(i)) : 1;
     if (nameErrors == 0 && !hasValue && sources == 1) continue;
     if (errs.full) {
       // past the collection limit violations are only counted
@@ -743,7 +745,8 @@ function checkEngineOverrides(b: Backend, adapter: i32, errs: FieldErrorList): v
     }
     for (let i = 0; i < n; i++) {
       if (unchecked(hit[i]) == 0) continue;
-      const flag = reservedLeadingFlag(stringItem(argList, i)!, args);
+      const item = stringItem(argList, i);
+      const flag = item !== null ? reservedLeadingFlag(item, args) : "";
       if (flag.length == 0) continue;
       if (errs.full) errs.omit();
       else errs.add(forbidden(ov.child("args").index(i), reservedArgDetail(flag, rid)));
@@ -813,7 +816,10 @@ function isNotEmpty(data: usize, s: i32, e: i32): bool {
 }
 
 /** Non-null members among the EnvVarSource sources. */
-function sourceCount(valueFrom: JsonValue): i32 {
+function sourceCount(entry: JsonValue | null): i32 {
+  // ENV_VALUE_FROM marks an entry whose valueFrom is an object
+  const valueFrom = entry !== null ? entry.get("valueFrom") : null;
+  if (valueFrom === null) return 0;
   const sources = envSources();
   let n = 0;
   for (let i = 0; i < sources.length; i++) if (valueFrom.getPresent(sources[i]) !== null) n++;
