@@ -346,20 +346,17 @@ describe("json item probes", () => {
     expect(parse('{"a":"--kv"}').indexOfItemStartingWith("--kv")).toBe(0);
   });
 
-  it("indexOfItemStartingWith looks for several prefixes in one walk", () => {
+  it("indexOfItemStartingWithAny looks for several prefixes in one walk", () => {
     const doc = parse('["--a","--kv","--x","--longer-than-8-x","\\u002d-x1",7,"--longer-than-8-y","-","--lo","é-"]');
     doc.push(JsonValue.str("--x=tail"));
-    const more = ["--x", "--longer-than-8-y", "é"];
+    const prefixes = ["--kv", "--x", "--longer-than-8-y", "é"];
     const found = new Array<i32>();
-    for (
-      let i = doc.indexOfItemStartingWith("--kv", 0, more);
-      i >= 0;
-      i = doc.indexOfItemStartingWith("--kv", i + 1, more)
-    )
+    for (let i = doc.indexOfItemStartingWithAny(prefixes); i >= 0; i = doc.indexOfItemStartingWithAny(prefixes, i + 1))
       found.push(i);
     expect(found).toStrictEqual([1, 2, 4, 6, 9, 10]);
-    for (let i = 0; i < doc.size(); i++) expect(found.includes(i)).toBe(doc.itemStringStartsWithAny(i, "--kv", more));
-    expect(doc.indexOfItemStartingWith("--kv", 11, more)).toBe(-1);
+    for (let i = 0; i < doc.size(); i++) expect(found.includes(i)).toBe(doc.itemStringStartsWithAny(i, prefixes));
+    expect(doc.indexOfItemStartingWithAny(prefixes, 11)).toBe(-1);
+    expect(doc.indexOfItemStartingWithAny([])).toBe(-1);
     expect(doc.indexOfItemStartingWith("", 5)).toBe(6);
   });
 

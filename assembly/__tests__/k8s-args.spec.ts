@@ -14,7 +14,6 @@ import {
   containerArgs,
   containerHasFlag,
   argsReadBy,
-  flagsAbsentBefore,
 } from "../k8s/args";
 
 function parse(text: string): JsonValue {
@@ -223,39 +222,6 @@ describe("args on the JSON DOM", () => {
     expect(containerArgs(parse('{"args":["a",true]}')) === null).toBe(true);
     const ok = containerArgs(parse('{"args":["a","\\u00e9"]}'));
     expect(ok !== null && ok.length == 2 && ok[1] == "é").toBe(true);
-  });
-  it("flag edits from flagsAbsentBefore answer as from the start, pushed and replaced tokens too", () => {
-    const text = '{"args":["--a","--block-siz","--kv","\\u002d-x","8","--no-x=1","--p-"]}';
-    const flags = ["--block-size", "--enforce-eager", "--pp", "--new", "--no-y"];
-    expect(flagsAbsentBefore(parse(text).get("args")!, flags)).toBe(7);
-    expect(flagsAbsentBefore(parse(text).get("args")!, ["--pp", "--x"])).toBe(0);
-    expect(flagsAbsentBefore(parse(text).get("args")!, ["--block-si"])).toBe(0);
-    expect(flagsAbsentBefore(parse(text).get("args")!, ["--no-x"])).toBe(0);
-    const plain = parse(text);
-    const scanned = parse(text);
-    const args = scanned.get("args")!;
-    const from = flagsAbsentBefore(args, flags);
-    const steps: string[][] = [
-      ["--block-size", "64"],
-      ["--pp", "2"],
-      ["--new", "v"],
-      ["--new", "w"],
-      ["--pp", "3"],
-    ];
-    for (let i = 0; i < steps.length; i++) {
-      expect(applyArgToArray(plain.get("args")!, steps[i][0], steps[i][1], true)).toBe(true);
-      expect(applyArgToArray(args, steps[i][0], steps[i][1], true, from)).toBe(true);
-      expect(scanned.toString()).toBe(plain.toString(), steps[i][0]);
-    }
-    const bare = ["--enforce-eager", "--no-y", "--no-y"];
-    for (let i = 0; i < bare.length; i++) {
-      expect(applyBareFlagToArray(plain.get("args")!, bare[i], true)).toBe(true);
-      expect(applyBareFlagToArray(args, bare[i], true, from)).toBe(true);
-      expect(scanned.toString()).toBe(plain.toString(), bare[i]);
-    }
-    expect(scanned.toString()).toBe(
-      '{"args":["--a","--block-siz","--kv","\\u002d-x","8","--no-x=1","--p-","--block-size","64","--pp","3","--new","w","--enforce-eager","--no-y"]}',
-    );
   });
   it("argsReadBy keeps what the flag rules read: a flag's items and the token after an exact flag", () => {
     const flags = ["--h-a", "--h-b", "--e"];

@@ -605,35 +605,30 @@ export class JsonValue {
       spanStartsWith(item._bytes, item._start, item._end, prefix, whole)
     );
   }
-  /** `itemStringStartsWith(i, prefix)`, or (with `more`) that for `prefix` or one of `more` */
-  itemStringStartsWithAny(i: i32, prefix: string, more: string[] | null): bool {
-    if (this.itemStringStartsWith(i, prefix)) return true;
-    if (more !== null)
-      for (let k = 0; k < more.length; k++) if (this.itemStringStartsWith(i, unchecked(more[k]))) return true;
+  /** whether `itemStringStartsWith(i, p)` holds for one of `prefixes` */
+  itemStringStartsWithAny(i: i32, prefixes: string[]): bool {
+    for (let k = 0; k < prefixes.length; k++) if (this.itemStringStartsWith(i, unchecked(prefixes[k]))) return true;
     return false;
   }
-  /** the first index >= `from` whose item `itemStringStartsWith(i, prefix)` holds (with `more`: for
-   *  `prefix` or one of `more`), or -1: one walk over the records that turns most items away on
-   *  their first raw bytes (CacheBlend looks for each of its seven flags in the args, HiCache for
-   *  ten; 50,000 args were read through a lookup each, then decoded) */
-  indexOfItemStartingWith(prefix: string, from: i32 = 0, more: string[] | null = null): i32 {
-    // a policy that never passes `more` does not link the walk for several prefixes
-    if (more === null) return this.indexOfItem(FIND_STARTING_WITH, "", prefix, false, from);
-    return this.indexOfItemStartingWithAny(prefix, more, from);
+  /** the first index >= `from` whose item `itemStringStartsWith(i, prefix)` holds, or -1: one walk
+   *  over the records that turns most items away on their first raw bytes (CacheBlend looks for
+   *  each of its seven flags in the args; 50,000 args were read through a lookup each) */
+  indexOfItemStartingWith(prefix: string, from: i32 = 0): i32 {
+    return this.indexOfItem(FIND_STARTING_WITH, "", prefix, false, from);
   }
-  /** indexOfItemStartingWith with `more`: each item's first 8 raw bytes are compared with those of
-   *  every prefix in one word each */
-  private indexOfItemStartingWithAny(prefix: string, more: string[], from: i32): i32 {
+  /** indexOfItemStartingWith for several prefixes at once (HiCache looks for ten flags in the
+   *  args): each item's first 8 raw bytes are compared with those of every prefix, a word each. A
+   *  walk of its own, so a policy that looks for one prefix at a time does not link it. */
+  indexOfItemStartingWithAny(prefixes: string[], from: i32 = 0): i32 {
     let pos = max(from, 0);
     const doc = this._doc;
     if (this._kind == JsonKind.Array && doc !== null && this.readsRecords()) {
       const records = changetype<usize>(doc.table.data);
       const data = doc.bytes.dataStart;
-      const m = more.length;
-      const mask = new StaticArray<u64>(m + 1);
-      const head = new StaticArray<u64>(m + 1);
-      headOf(prefix, mask, head, 0);
-      for (let k = 0; k < m; k++) headOf(unchecked(more[k]), mask, head, k + 1);
+      const m = prefixes.length;
+      const mask = new StaticArray<u64>(m);
+      const head = new StaticArray<u64>(m);
+      for (let k = 0; k < m; k++) headOf(unchecked(prefixes[k]), mask, head, k);
       const limit = min(doc.table.next(this._vi), doc.table.count);
       // past the records (a search that goes on after pushed items) there is no walk
       let vi = pos < this.recordCount(doc) ? this.recordAt(doc, pos) : -1;
@@ -643,7 +638,7 @@ export class JsonValue {
           // the cursor is here, so the probe finds the item without a walk
           this._curPos = pos;
           this._curVi = vi;
-          if (this.itemStringStartsWithAny(pos, prefix, more)) return pos;
+          if (this.itemStringStartsWithAny(pos, prefixes)) return pos;
         }
         const next = slotNext(slot);
         if (next <= vi) break;
@@ -656,7 +651,7 @@ export class JsonValue {
     }
     // the pushed tail, or a list not read from the records
     const size = this.size();
-    for (; pos < size; pos++) if (this.itemStringStartsWithAny(pos, prefix, more)) return pos;
+    for (; pos < size; pos++) if (this.itemStringStartsWithAny(pos, prefixes)) return pos;
     return -1;
   }
   /** the first index whose item `itemIsDecodableString(i)` does not hold, or -1: one walk over the

@@ -168,30 +168,15 @@ export function appendTokensToArray(array: JsonValue, tokens: string[]): bool {
 
 /** Whether `array` is an array whose every item is a decodable string (what `stringItems` needs),
  *  read in place. */
-export function isStringArray(array: JsonValue): bool {
+function isStringArray(array: JsonValue): bool {
   return array.isArray() && array.indexOfItemNotDecodableString() < 0;
 }
 
-/** `array.size()` when no item of `array` (an array) starts with one of `flags` (at least one),
- *  else 0, found in one walk: flag edits for those flags then read only what is pushed from there
- *  on (CacheBlend applies seven flags one after another, and each looked for its flag in all the
- *  args; only a flag found can replace an item, and none is before that index) */
-export function flagsAbsentBefore(array: JsonValue, flags: string[]): i32 {
-  // `flags[0]` is looked for twice (a copy of the rest would cost more code than the probe)
-  return array.indexOfItemStartingWith(flags[0], 0, flags) < 0 ? array.size() : 0;
-}
-
-/** whether item `i` is `flag` or starts with `withValue` (`flag=`) */
-function isFlagAt(array: JsonValue, i: i32, flag: string, withValue: string): bool {
-  return array.itemStringStartsWith(i, flag, true) || array.itemStringStartsWith(i, withValue);
-}
-
-/** the first item of `array` at or after `from` that is `flag` or starts with `flag=` (`hasFlag`'s
- *  test), from the items that start with `flag` (most args are turned away on their first raw
- *  bytes), or -1 */
-function indexOfFlag(array: JsonValue, flag: string, withValue: string, from: i32 = 0): i32 {
-  for (let i = array.indexOfItemStartingWith(flag, from); i >= 0; i = array.indexOfItemStartingWith(flag, i + 1)) {
-    if (isFlagAt(array, i, flag, withValue)) return i;
+/** the first item of `array` that is `flag` or starts with `flag=` (`hasFlag`'s test), from the
+ *  items that start with `flag` (most args are turned away on their first raw bytes), or -1 */
+function indexOfFlag(array: JsonValue, flag: string, withValue: string): i32 {
+  for (let i = array.indexOfItemStartingWith(flag); i >= 0; i = array.indexOfItemStartingWith(flag, i + 1)) {
+    if (array.itemStringStartsWith(i, flag, true) || array.itemStringStartsWith(i, withValue)) return i;
   }
   return -1;
 }
@@ -199,9 +184,9 @@ function indexOfFlag(array: JsonValue, flag: string, withValue: string, from: i3
 /** `planApplyArg(stringItems(array), flag, value)` read in place: CacheBlend applies seven flags
  *  one after another, and decoding the args for each wrote a copy of every token (the kv-transfer
  *  JSON among them) seven times on a fresh instance's pages. */
-function planApplyArgInPlace(array: JsonValue, flag: string, value: string, from: i32): ArgAction {
+function planApplyArgInPlace(array: JsonValue, flag: string, value: string): ArgAction {
   const prefix = flag + "=";
-  const i = indexOfFlag(array, flag, prefix, from);
+  const i = indexOfFlag(array, flag, prefix);
   if (i < 0) return new ArgAction(ArgActionKind.Append, -1, [flag, value]);
   if (!array.itemStringStartsWith(i, flag, true)) return new ArgAction(ArgActionKind.Replace, i, [prefix + value]);
   if (i + 1 < array.size()) return new ArgAction(ArgActionKind.Replace, i + 1, [value]);
@@ -209,24 +194,17 @@ function planApplyArgInPlace(array: JsonValue, flag: string, value: string, from
 }
 
 /** applyArg on a JSON array of strings; false when it is not one (`checked`: the caller knows it
- *  is, as `applyEdits` does after its checks, so the items are not read once more for it; `from`:
- *  no item before it starts with `flag`, see flagsAbsentBefore). */
-export function applyArgToArray(
-  array: JsonValue,
-  flag: string,
-  value: string,
-  checked: bool = false,
-  from: i32 = 0,
-): bool {
+ *  is, as `applyEdits` does after its checks, so the items are not read once more for it). */
+export function applyArgToArray(array: JsonValue, flag: string, value: string, checked: bool = false): bool {
   if (checked ? !array.isArray() : !isStringArray(array)) return false;
-  return applyArgActionToArray(array, planApplyArgInPlace(array, flag, value, from));
+  return applyArgActionToArray(array, planApplyArgInPlace(array, flag, value));
 }
 
-/** applyBareFlag on a JSON array of strings; false when it is not one (`checked`, `from` as above). */
-export function applyBareFlagToArray(array: JsonValue, flag: string, checked: bool = false, from: i32 = 0): bool {
+/** applyBareFlag on a JSON array of strings; false when it is not one (`checked` as above). */
+export function applyBareFlagToArray(array: JsonValue, flag: string, checked: bool = false): bool {
   if (checked ? !array.isArray() : !isStringArray(array)) return false;
   // `hasFlag` in place: `flag` itself or `flag=…`
-  if (indexOfFlag(array, flag, flag + "=", from) >= 0) return true;
+  if (indexOfFlag(array, flag, flag + "=") >= 0) return true;
   return appendTokensToArray(array, [flag]);
 }
 
@@ -240,9 +218,7 @@ export function argsReadBy(array: JsonValue, prefixes: string[], flags: string[]
   if (!isStringArray(array)) return null;
   const out = new Array<string>(0);
   const n = array.size();
-  // `prefixes[0]` is looked for twice, as in flagsAbsentBefore
-  const first = prefixes[0];
-  let i = array.indexOfItemStartingWith(first, 0, prefixes);
+  let i = array.indexOfItemStartingWithAny(prefixes);
   while (i >= 0) {
     // the item, and after an exact flag the next one (which may be a flag itself)
     for (;;) {
@@ -252,7 +228,7 @@ export function argsReadBy(array: JsonValue, prefixes: string[], flags: string[]
       if (i + 1 >= n || !flags.includes(t)) break;
       i++;
     }
-    i = array.indexOfItemStartingWith(first, i + 1, prefixes);
+    i = array.indexOfItemStartingWithAny(prefixes, i + 1);
   }
   return out;
 }
