@@ -209,6 +209,12 @@ export function splitEngineKey(key: string): EngineKey {
   return new EngineKey(true, key.substring(0, slash), key.substring(slash + 1));
 }
 
+/** `<path>.<field>: must be a JSON object` when member `field` of `entry` is set to something else */
+function checkObjectIfPresent(entry: JsonValue, path: string, field: string, errors: SettingsErrors): void {
+  const v = entry.getPresent(field);
+  if (v !== null && !v.isObject()) errors.addAt(path, field, "must be a JSON object");
+}
+
 function validateEngineEntry(
   key: string,
   entry: JsonValue | null,
@@ -221,7 +227,6 @@ function validateEngineEntry(
     errors.add(path, "must be an object");
     return;
   }
-  // the two role configs (the prefiller's and the decoder's connection) are the last: read below
   const known = [
     ENGINE_KV_TRANSFER_CONFIG,
     ENGINE_INJECTION,
@@ -237,10 +242,8 @@ function validateEngineEntry(
   const kv = entry.getPresent(ENGINE_KV_TRANSFER_CONFIG);
   if (kv === null) errors.addAt(path, ENGINE_KV_TRANSFER_CONFIG, "required");
   else if (!kv.isObject()) errors.addAt(path, ENGINE_KV_TRANSFER_CONFIG, "must be a JSON object");
-  for (let i = 5; i < 7; i++) {
-    const v = entry.getPresent(known[i]);
-    if (v !== null && !v.isObject()) errors.addAt(path, known[i], "must be a JSON object");
-  }
+  checkObjectIfPresent(entry, path, ROLE_CONFIG_PREFILLER, errors);
+  checkObjectIfPresent(entry, path, ROLE_CONFIG_DECODER, errors);
   validateCurrentEngineFields(entry, path, flavor, errors);
 
   const injectionPath = path + "." + ENGINE_INJECTION;
