@@ -146,6 +146,29 @@ const annotationsOf = (r: Json): Json => obj(obj(objectOf(r).metadata).annotatio
 const containersOf = (r: Json): Json[] => specOf(r).containers as Json[];
 const range = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 
+type ShapeMaker = (name: string, description: string, mutate: Mutator) => HostileShape;
+
+/**
+ * Shapes of the admission request around the object, the same for every policy: what the API
+ * server fills in (the user's groups, the namespace) reaches the guest whatever the object is.
+ */
+function requestLevelShapes(s: ShapeMaker): HostileShape[] {
+  return [
+    s("long-groups", "userInfo.groups has 80,000+ items", (r, n) => {
+      obj(r.userInfo).groups = range(n, (i) => `group-${i}`);
+    }),
+    s(
+      "long-namespace",
+      "the request's and the object's namespace are a long run of backslashes (a namespace is read, looked up and echoed)",
+      (r, n) => {
+        r.namespace = "\\".repeat(n);
+        const metadata = obj(objectOf(r).metadata);
+        metadata.namespace = r.namespace;
+      },
+    ),
+  ];
+}
+
 function cacheengineShapes(target: number): HostileShape[] {
   const dir = path.join(POLICIES_DIR, "cacheengine-validator", "test_data");
   const base = readJson(path.join(dir, "request_cb-base.json"));
@@ -192,9 +215,7 @@ function cacheengineShapes(target: number): HostileShape[] {
       const labels = obj(obj(objectOf(r).metadata).labels);
       for (let i = 0; i < n; i++) labels[`l${i}`] = "v";
     }),
-    s("long-groups", "userInfo.groups has 80,000+ items", (r, n) => {
-      obj(r.userInfo).groups = range(n, (i) => `group-${i}`);
-    }),
+    ...requestLevelShapes(s),
   ];
 }
 
@@ -268,9 +289,7 @@ function cachebackendShapes(target: number): HostileShape[] {
       const labels = obj(metadata.labels);
       for (let i = 0; i < n; i++) labels[`l${i}`] = "v";
     }),
-    s("long-groups", "userInfo.groups has 80,000+ items", (r, n) => {
-      obj(r.userInfo).groups = range(n, (i) => `group-${i}`);
-    }),
+    ...requestLevelShapes(s),
   ];
 }
 
@@ -327,9 +346,7 @@ function lmcacheShapes(target: number): HostileShape[] {
         annotationsOf(r)["lmcache.ai/lmcache-container"] = '"'.repeat(n);
       },
     ),
-    s("long-groups", "userInfo.groups has 80,000+ items", (r, n) => {
-      obj(r.userInfo).groups = range(n, (i) => `group-${i}`);
-    }),
+    ...requestLevelShapes(s),
   ];
 }
 
@@ -377,9 +394,7 @@ function cacheblendShapes(target: number): HostileShape[] {
         annotationsOf(r)["lmcache.ai/cacheblend-container"] = '"'.repeat(n);
       },
     ),
-    s("long-groups", "userInfo.groups has 80,000+ items", (r, n) => {
-      obj(r.userInfo).groups = range(n, (i) => `group-${i}`);
-    }),
+    ...requestLevelShapes(s),
   ];
 }
 
@@ -423,9 +438,7 @@ function hicacheShapes(target: number): HostileShape[] {
     s("skip-annotation-control-chars", "the skip-inject annotation is a long run of U+0001 (an opt-out)", (r, n) => {
       annotationsOrNew(r)["inferencecache.io/skip-inject"] = "\u0001".repeat(n);
     }),
-    s("long-groups", "userInfo.groups has 80,000+ items", (r, n) => {
-      obj(r.userInfo).groups = range(n, (i) => `group-${i}`);
-    }),
+    ...requestLevelShapes(s),
   ];
 }
 
