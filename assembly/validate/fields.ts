@@ -85,7 +85,7 @@ export function invalidJsonValue(path: Path, v: JsonValue, detail: string): Fiel
   if (v.isString()) {
     const s = v.asString();
     if (s.ok)
-      return new FieldError(FieldErrorType.Invalid, path.toString(), goQuoteShort(s.value), s.value, detail, []);
+      return new FieldError(FieldErrorType.Invalid, path.toString(), null, s.value, detail);
   }
   return invalidRaw(path, compactJsonText(v.rawText()), detail);
 }
