@@ -99,10 +99,7 @@ export class MemberProbe {
 // @ts-ignore: decorator
 @inline
 export function handedOut(doc: JsonDoc, i: i32): bool {
-  const pages = doc.nodes;
-  if (pages === null || <u32>i >>> NODE_PAGE_BITS >= <u32>pages.length) return false;
-  const page = unchecked(pages[i >>> NODE_PAGE_BITS]);
-  return page !== null && unchecked(page[i & NODE_PAGE_MASK]) !== null;
+  return doc.nodes !== null && doc.existing(i) !== null;
 }
 
 /** value indices per page of the node table: a table of all of them, zeroed on the first node of
@@ -158,7 +155,7 @@ export class JsonDoc {
       this.nodes = pages;
     }
     let page: StaticArray<JsonValue | null> | null = null;
-    if (<u32>i < <u32>table.count && <u32>i >>> NODE_PAGE_BITS < <u32>pages.length) {
+    if (<u32>i >>> NODE_PAGE_BITS < <u32>pages.length) {
       page = unchecked(pages[i >>> NODE_PAGE_BITS]);
       if (page === null) {
         page = new StaticArray<JsonValue | null>(NODE_PAGE_MASK + 1);
