@@ -141,7 +141,7 @@ export class JsonDoc {
   /** the node already handed out for value `i`, or null */
   existing(i: i32): JsonValue | null {
     const pages = this.nodes;
-    if (pages === null || <u32>i >>> NODE_PAGE_BITS >= <u32>pages.length) return null;
+    if (pages === null || (<u32>i) >>> NODE_PAGE_BITS >= <u32>pages.length) return null;
     const page = unchecked(pages[i >>> NODE_PAGE_BITS]);
     return page !== null ? unchecked(page[i & NODE_PAGE_MASK]) : null;
   }
@@ -155,7 +155,7 @@ export class JsonDoc {
       this.nodes = pages;
     }
     let page: StaticArray<JsonValue | null> | null = null;
-    if (<u32>i >>> NODE_PAGE_BITS < <u32>pages.length) {
+    if ((<u32>i) >>> NODE_PAGE_BITS < <u32>pages.length) {
       page = unchecked(pages[i >>> NODE_PAGE_BITS]);
       if (page === null) {
         page = new StaticArray<JsonValue | null>(NODE_PAGE_MASK + 1);

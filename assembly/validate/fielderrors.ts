@@ -149,13 +149,7 @@ export function invalidBool(field: Path, value: bool, detail: string): FieldErro
 
 /** NotSupported with a string value (`%q`) and the supported list. */
 export function notSupportedString(field: Path, value: string, supported: string[]): FieldError {
-  return new FieldError(
-    FieldErrorType.NotSupported,
-    field.toString(),
-    null,
-    value,
-    supportedValuesDetail(supported),
-  );
+  return new FieldError(FieldErrorType.NotSupported, field.toString(), null, value, supportedValuesDetail(supported));
 }
 
 /** NotSupported with a non-string value already rendered (e.g. `false`). */
