@@ -99,9 +99,13 @@ export class MemberProbe {
 // @ts-ignore: decorator
 @inline
 export function handedOut(doc: JsonDoc, i: i32): bool {
-  const nodes = doc.nodes;
-  return nodes !== null && <u32>i < <u32>nodes.length && unchecked(nodes[i]) !== null;
+  return doc.nodes !== null && doc.existing(i) !== null;
 }
+
+/** value indices per page of the node table: a table of all of them, zeroed on the first node of
+ *  a 1.5 MB document, cost as much as the rules that read a few dozen values */
+const NODE_PAGE_BITS: i32 = 8;
+const NODE_PAGE_MASK: i32 = (1 << NODE_PAGE_BITS) - 1;
 
 /**
  * One parsed document (or a clean copy of a part of it): the validator's value records, and the
@@ -111,7 +115,8 @@ export function handedOut(doc: JsonDoc, i: i32): bool {
  * first mutation or full iteration, reuses it.
  */
 export class JsonDoc {
-  nodes: StaticArray<JsonValue | null> | null = null;
+  /** the handed-out nodes by value index, in pages of 256 made on first use */
+  nodes: StaticArray<StaticArray<JsonValue | null> | null> | null = null;
   /** the answer of the last member probe on a container of this document (created on first use) */
   private lastProbe: MemberProbe | null = null;
   /** the last key `lastMember` looked for and its UTF-8 (null: ASCII): a walk over 50,000 items
@@ -135,21 +140,28 @@ export class JsonDoc {
 
   /** the node already handed out for value `i`, or null */
   existing(i: i32): JsonValue | null {
-    const nodes = this.nodes;
-    if (nodes === null || <u32>i >= <u32>nodes.length) return null;
-    return unchecked(nodes[i]);
+    const pages = this.nodes;
+    if (pages === null || (<u32>i) >>> NODE_PAGE_BITS >= <u32>pages.length) return null;
+    const page = unchecked(pages[i >>> NODE_PAGE_BITS]);
+    return page !== null ? unchecked(page[i & NODE_PAGE_MASK]) : null;
   }
 
   /** the node of value `i`, a direct child of `parent` (created on first request) */
   node(i: i32, parent: JsonValue): JsonValue {
     const table = this.table;
-    let nodes = this.nodes;
-    if (nodes === null) {
-      nodes = new StaticArray<JsonValue | null>(table.count);
-      this.nodes = nodes;
+    let pages = this.nodes;
+    if (pages === null) {
+      pages = new StaticArray<StaticArray<JsonValue | null> | null>((table.count + NODE_PAGE_MASK) >>> NODE_PAGE_BITS);
+      this.nodes = pages;
     }
-    if (<u32>i < <u32>nodes.length) {
-      const have = unchecked(nodes[i]);
+    let page: StaticArray<JsonValue | null> | null = null;
+    if ((<u32>i) >>> NODE_PAGE_BITS < <u32>pages.length) {
+      page = unchecked(pages[i >>> NODE_PAGE_BITS]);
+      if (page === null) {
+        page = new StaticArray<JsonValue | null>(NODE_PAGE_MASK + 1);
+        unchecked((pages[i >>> NODE_PAGE_BITS] = page));
+      }
+      const have = unchecked(page[i & NODE_PAGE_MASK]);
       if (have !== null) return have;
     }
     const bytes = this.bytes;
@@ -173,7 +185,7 @@ export class JsonDoc {
       v._keyEnd = keyEndOffset(ke);
       v._keyEscaped = (ke & KEY_ESCAPED) != 0;
     }
-    if (<u32>i < <u32>nodes.length) unchecked((nodes[i] = v));
+    if (page !== null) unchecked((page[i & NODE_PAGE_MASK] = v));
     return v;
   }
 

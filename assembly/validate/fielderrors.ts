@@ -20,16 +20,25 @@ export enum FieldErrorType {
 
 /** One violation. `renderedValue` is the value as the message prints it (`%q` for strings,
  *  bare numbers/booleans, compact JSON); `rawValue` is the value text compared on UPDATE (the raw
- *  string for strings, otherwise the same text; `""` for Required/Forbidden/Internal). */
+ *  string for strings, otherwise the same text; `""` for Required/Forbidden/Internal). A string
+ *  value is quoted only when the message prints it (`rendered` null): of 1,000 kept violations
+ *  the message shows at most 100, and an UPDATE's old ones are only compared. */
 export class FieldError {
   constructor(
     public type: FieldErrorType,
     public field: string,
-    public renderedValue: string,
+    private rendered: string | null,
     public rawValue: string,
     public detail: string,
-    public supported: string[],
   ) {}
+
+  get renderedValue(): string {
+    const rendered = this.rendered;
+    if (rendered !== null) return rendered;
+    const quoted = goQuoteShort(this.rawValue);
+    this.rendered = quoted;
+    return quoted;
+  }
 
   /** Kubernetes `ErrorType.String()`. */
   typeText(): string {
@@ -93,15 +102,15 @@ export function supportedValuesDetail(supported: string[]): string {
 }
 
 export function required(field: Path, detail: string): FieldError {
-  return new FieldError(FieldErrorType.Required, field.toString(), "", "", detail, []);
+  return new FieldError(FieldErrorType.Required, field.toString(), "", "", detail);
 }
 
 export function forbidden(field: Path, detail: string): FieldError {
-  return new FieldError(FieldErrorType.Forbidden, field.toString(), "", "", detail, []);
+  return new FieldError(FieldErrorType.Forbidden, field.toString(), "", "", detail);
 }
 
 export function internalError(field: Path, detail: string): FieldError {
-  return new FieldError(FieldErrorType.Internal, field.toString(), "", "", detail, []);
+  return new FieldError(FieldErrorType.Internal, field.toString(), "", "", detail);
 }
 
 /** Invalid with a string value, printed `%q` (shortened past 1 KiB, shorten.ts). */
@@ -110,7 +119,7 @@ export function invalidString(field: Path, value: string, detail: string): Field
 }
 
 function invalidStringAt(field: string, value: string, detail: string): FieldError {
-  return new FieldError(FieldErrorType.Invalid, field, goQuoteShort(value), value, detail, []);
+  return new FieldError(FieldErrorType.Invalid, field, null, value, detail);
 }
 
 /** Invalid with a non-string value already rendered (number text, `true`, compact JSON); the
@@ -122,13 +131,12 @@ export function invalidRaw(field: Path, renderedValue: string, detail: string): 
     shortenRendered(renderedValue),
     renderedValue,
     detail,
-    [],
   );
 }
 
 /** Invalid for an absent/null value: Kubernetes prints `"null"`. */
 export function invalidNull(field: Path, detail: string): FieldError {
-  return new FieldError(FieldErrorType.Invalid, field.toString(), '"null"', "null", detail, []);
+  return new FieldError(FieldErrorType.Invalid, field.toString(), '"null"', "null", detail);
 }
 
 export function invalidInt(field: Path, value: i64, detail: string): FieldError {
@@ -141,14 +149,7 @@ export function invalidBool(field: Path, value: bool, detail: string): FieldErro
 
 /** NotSupported with a string value (`%q`) and the supported list. */
 export function notSupportedString(field: Path, value: string, supported: string[]): FieldError {
-  return new FieldError(
-    FieldErrorType.NotSupported,
-    field.toString(),
-    goQuoteShort(value),
-    value,
-    supportedValuesDetail(supported),
-    supported,
-  );
+  return new FieldError(FieldErrorType.NotSupported, field.toString(), null, value, supportedValuesDetail(supported));
 }
 
 /** NotSupported with a non-string value already rendered (e.g. `false`). */
@@ -159,7 +160,6 @@ export function notSupportedRaw(field: Path, renderedValue: string, supported: s
     shortenRendered(renderedValue),
     renderedValue,
     supportedValuesDetail(supported),
-    supported,
   );
 }
 
@@ -209,8 +209,11 @@ export class FieldErrorList {
   /** One Invalid string violation per message (the `IsDNS1123…`/`IsEnvVarName` pattern); the
    *  path is rendered once for all of them. */
   addInvalidStringPerMessage(field: Path, value: string, messages: string[], prefix: string = ""): void {
-    if (messages.length == 0) return;
-    const at = field.toString();
+    if (messages.length > 0) this.addInvalidStringPerMessageAt(field.toString(), value, messages, prefix);
+  }
+
+  /** `addInvalidStringPerMessage` with the path already rendered */
+  addInvalidStringPerMessageAt(at: string, value: string, messages: string[], prefix: string = ""): void {
     for (let i = 0; i < messages.length; i++) {
       const message = unchecked(messages[i]);
       // without a prefix the message itself (a concatenation copies it, 50,000 times for a list)
@@ -221,6 +224,11 @@ export class FieldErrorList {
   /** Rendered errors in order, identical texts kept once (Kubernetes aggregate semantics), at
    *  most `limit` of them. */
   distinctMessages(limit: i32 = i32.MAX_VALUE): string[] {
+    return this.distinct(limit, new Array<i32>());
+  }
+
+  /** `distinctMessages`, with the position of each one's first item pushed onto `firsts` */
+  private distinct(limit: i32, firsts: i32[]): string[] {
     const out = new Array<string>();
     const seen = new Set<string>();
     for (let i = 0; i < this.items.length && out.length < limit; i++) {
@@ -228,6 +236,7 @@ export class FieldErrorList {
       if (seen.has(text)) continue;
       seen.add(text);
       out.push(text);
+      firsts.push(i);
     }
     return out;
   }
@@ -239,7 +248,8 @@ export class FieldErrorList {
    *  list items must not take seconds and megabytes to reject (the API server would time out the
    *  webhook instead), and the message stays within 64 KiB. */
   aggregateText(): string {
-    const msgs = this.distinctMessages(MAX_REPORTED_ERRORS + 1);
+    const firsts = new Array<i32>();
+    const msgs = this.distinct(MAX_REPORTED_ERRORS + 1, firsts);
     if (msgs.length == 0) return "";
     if (msgs.length == 1) return unchecked(msgs[0]);
     let shown = min(msgs.length, MAX_REPORTED_ERRORS);
@@ -252,23 +262,11 @@ export class FieldErrorList {
       }
     }
     if (shown < msgs.length) {
-      const more = this.length - this.renderedCountFor(shown);
+      // the items before the first one not shown (duplicates included) are the ones shown
+      const more = this.length - unchecked(firsts[shown]);
       return "[" + msgs.slice(0, shown).join(", ") + ", and " + i32ToDecimal(more) + " more]";
     }
     return "[" + msgs.join(", ") + "]";
-  }
-
-  /** How many items (duplicates included) make up the first `distinct` distinct messages. */
-  private renderedCountFor(distinct: i32): i32 {
-    const seen = new Set<string>();
-    let i = 0;
-    for (; i < this.items.length; i++) {
-      const text = unchecked(this.items[i]).render();
-      if (seen.has(text)) continue;
-      if (seen.size == distinct) break;
-      seen.add(text);
-    }
-    return i;
   }
 
   /** `<Kind>.<group> "<name>" is invalid: <aggregate>` (name printed `%q`). */
@@ -334,12 +332,14 @@ export function introducedErrors(newErrs: FieldErrorList, oldErrs: FieldErrorLis
 /** Old x new errors compared pairwise before the filter switches to a set of tuple keys. */
 const DIRECT_COMPARISONS: i32 = 4096;
 
-/** FNV-1a over the UPDATE tuple's parts (equal tuples, equal hashes) */
+/** FNV-1a over the UPDATE tuple's parts (equal tuples, equal hashes); of the detail only its
+ *  length: many violations share one long message (a DNS-1123 one is 200+ characters), which
+ *  `sameTuple` compares only for a field and value that match */
 function tupleHash(e: FieldError): i32 {
   let h: u32 = (0x811c9dc5 ^ (<u32>e.type)) * 0x01000193;
   h = hashUnits(h, e.field);
   h = hashUnits(h, e.rawValue);
-  h = hashUnits(h, e.detail);
+  h = (h ^ (<u32>e.detail.length)) * 0x01000193;
   return <i32>(h ^ (h >>> 16));
 }
 

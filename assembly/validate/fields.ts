@@ -84,8 +84,7 @@ export function renderJsonValue(v: JsonValue): string {
 export function invalidJsonValue(path: Path, v: JsonValue, detail: string): FieldError {
   if (v.isString()) {
     const s = v.asString();
-    if (s.ok)
-      return new FieldError(FieldErrorType.Invalid, path.toString(), goQuoteShort(s.value), s.value, detail, []);
+    if (s.ok) return new FieldError(FieldErrorType.Invalid, path.toString(), null, s.value, detail);
   }
   return invalidRaw(path, compactJsonText(v.rawText()), detail);
 }

@@ -47,7 +47,8 @@ function respond(kind: EngineKind, request: ValidationRequest, onlyIntroduced: b
     return reject(errs.invalidMessage(kindText(kind), LMCACHE_ENGINE_GROUP, ""), CODE_INVALID).toBytes();
   }
   let errs = engineViolations(kind, object);
-  if (onlyIntroduced) {
+  // an UPDATE whose new object has no violation has none to filter: the old one is not read
+  if (onlyIntroduced && !errs.isEmpty()) {
     const old = request.oldObject;
     // an unreadable oldObject has no violations, so every violation of the new object counts
     const oldErrs = old !== null && old.isObject() ? engineViolations(kind, old) : new FieldErrorList();

@@ -40,6 +40,8 @@ import {
   pullPolicies,
   cudagraphModes,
 } from "../../../assembly/keys/index";
+import { concat } from "../../../assembly/util/text";
+import { i32ToDecimal } from "../../../assembly/util/decimal";
 import { operatorViolations, rejectOutsideUnitInterval, NON_EMPTY_STRING_DETAIL } from "./operator";
 
 export enum EngineKind {
@@ -197,31 +199,38 @@ function rejectUnsupportedPullPolicy(image: JsonValue, at: Path, errs: FieldErro
   }
 }
 
-// Whether an imagePullSecrets item is free of rule 10 and 11 violations (and of a wrong type),
-// probed without nodes: a valid item costs no allocation but its name, and once the error list is
-// full every other item is only counted.
-function validPullSecretAt(list: JsonValue, i: i32): bool {
-  // a name without escapes is checked on its bytes; an escaped one may still decode to a valid name
-  const raw = list.itemMemberRawTest(i, "name", isDns1123SubdomainBytes);
-  if (raw != -2) return raw == 1;
-  const name = list.itemStringOrNull(i, "name");
-  return name !== null && name.length > 0 && isDns1123Subdomain(name);
-}
-
 // 10. `imagePullSecrets[i].name` absent or "" (a null item decodes to an empty reference).
 // 11. `imagePullSecrets[i].name` not a DNS-1123 subdomain, one violation per message.
-// Both rows are evaluated item by item, so each item's violations stay together.
+// Both rows are evaluated item by item, so each item's violations stay together. Items are probed
+// in the records (no node, no path): a valid one costs no allocation but an escaped name, and
+// once the error list is full every other item is only counted.
 function checkImagePullSecretNames(injection: JsonValue | null, at: Path, errs: FieldErrorList): void {
   const list = readListAt(injection, "imagePullSecrets", at, errs).value;
   if (list === null) return;
   const listPath = at.child("imagePullSecrets");
+  let listText: string | null = null;
   const n = list.size();
   for (let i = 0; i < n; i++) {
-    // paths and nodes are built only for a violation: a valid item is probed in the records
-    if (validPullSecretAt(list, i)) continue;
+    // a name without escapes is checked on its bytes; an escaped one may still decode to a valid name
+    const raw = list.itemMemberRawTest(i, "name", isDns1123SubdomainBytes);
+    if (raw == 1) continue;
+    if (raw == -2) {
+      const name = list.itemStringOrNull(i, "name");
+      if (name !== null && name.length > 0 && isDns1123Subdomain(name)) continue;
+    }
     if (errs.full) {
       errs.omit();
       continue;
+    }
+    if (raw == 0) {
+      // an object's string name whose bytes are its text (nothing else to read from the item)
+      const name = list.itemStringOrNull(i, "name");
+      if (name !== null && name.length > 0) {
+        if (listText === null) listText = listPath.toString();
+        const field = concat(listText, "[", i32ToDecimal(i), "].name");
+        errs.addInvalidStringPerMessageAt(field, name, dns1123SubdomainErrors(name)); // 11
+        continue;
+      }
     }
     const item = list.at(i);
     let name: JsonValue | null = null;
