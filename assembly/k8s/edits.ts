@@ -55,7 +55,7 @@ export class Edit {
   name: string = "";
   value: string = "";
   node: JsonValue | null = null;
-  tokens: string[] = [];
+  tokens: string[] = new Array<string>(0);
   dropEmpty: bool = false;
   /** SetSpecField: whether an existing value already equals `node` (then it is left untouched).
    *  A function reference so that a policy that only sets booleans does not link jsonEquals.
@@ -225,7 +225,7 @@ export class Edit {
 
 /** An ordered list of edits with fluent adders named after the edits. */
 export class Plan {
-  edits: Edit[] = [];
+  edits: Edit[] = new Array<Edit>(0);
 
   get length(): i32 {
     return this.edits.length;

@@ -65,13 +65,13 @@ export class HiCacheBackend {
   hasAutoscaling: bool = false;
   endpoint: string = "";
   selectorSize: i32 = 0;
-  backendConfigKeys: string[] = [];
-  overrideArgs: string[] = [];
-  suppressArgs: string[] = [];
+  backendConfigKeys: string[] = new Array<string>(0);
+  overrideArgs: string[] = new Array<string>(0);
+  suppressArgs: string[] = new Array<string>(0);
   /** engineOverrides.env entries (objects with a string name) */
-  overrideEnv: JsonValue[] = [];
-  overrideEnvNames: string[] = [];
-  suppressEnv: string[] = [];
+  overrideEnv: JsonValue[] = new Array<JsonValue>(0);
+  overrideEnvNames: string[] = new Array<string>(0);
+  suppressEnv: string[] = new Array<string>(0);
   hasHiCache: bool = false;
   hasSize: bool = false;
   sizeGB: i64 = 0;

@@ -162,7 +162,7 @@ export class Candidate {
 
 /** The candidates, or why there are none to choose from. */
 export class Candidates {
-  list: Candidate[] = [];
+  list: Candidate[] = new Array<Candidate>(0);
   reason: string = "";
   detail: string = "";
   get ok(): bool {
