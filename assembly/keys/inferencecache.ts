@@ -176,24 +176,9 @@ export function reservedEnv(adapter: RuntimeAdapter): string[] {
   }
 }
 
-/** The fields of a CacheBackend `spec` (Profile N, docs/policies/hicache-injector.md#settings). */
-export function cacheBackendSpecFields(): string[] {
-  return [
-    "runtime",
-    "type",
-    "lmCache",
-    "remoteStorage",
-    "observation",
-    "deploymentKind",
-    "replicas",
-    "autoscaling",
-    "integration",
-    "engineSelector",
-    "hiCache",
-    "backendConfig",
-    "template",
-    "resources",
-    "endpoint",
-    "allowCrossNamespace",
-  ];
-}
+/** The fields of a CacheBackend `spec` (Profile N, docs/policies/hicache-injector.md#settings), as
+ *  a `,`-separated list for `isListedWord`. */
+// @ts-ignore: decorator
+@lazy
+export const CACHEBACKEND_SPEC_FIELDS =
+  ",runtime,type,lmCache,remoteStorage,observation,deploymentKind,replicas,autoscaling,integration,engineSelector,hiCache,backendConfig,template,resources,endpoint,allowCrossNamespace,";
