@@ -4,13 +4,14 @@
 // field that is JSON null counts as absent.
 import { JsonValue } from "../../../assembly/json/index";
 import { i64ToDecimal } from "../../../assembly/util/decimal";
+import { isListedWord } from "../../../assembly/util/text";
 import {
   CACHEBACKEND_KIND,
   HICACHE_STORAGE_DIR_ENV,
-  hicacheIoBackends,
-  hicacheMemoryLayouts,
-  hicacheStoragePrefetchPolicies,
-  hicacheWritePolicies,
+  HICACHE_IO_BACKENDS_LIST,
+  HICACHE_MEMORY_LAYOUTS_LIST,
+  HICACHE_STORAGE_PREFETCH_POLICIES_LIST,
+  HICACHE_WRITE_POLICIES_LIST,
   reservedArgs,
   RUNTIME_ID_SGLANG,
   RuntimeAdapter,
@@ -283,8 +284,9 @@ function firstReserved(flags: string[], reserved: string[], leadingToken: bool):
   return null;
 }
 
-function isOneOf(value: string, allowed: string[]): bool {
-  return value.length == 0 || allowed.indexOf(value) >= 0;
+/** unset, or one of the words of `allowed` (a `,a,b,` list) */
+function isOneOf(value: string, allowed: string): bool {
+  return value.length == 0 || isListedWord(allowed, value);
 }
 
 /** The step-9 checks in order; "" when the backend can be wired. */
@@ -353,13 +355,13 @@ export function backendProblem(b: HiCacheBackend): string {
     if (!ratio.ok || !ratio.finite || !(ratio.value > 0))
       return "resolve SGLang HiCache config: ratio must be a finite number greater than zero";
   }
-  if (!isOneOf(b.writePolicy, hicacheWritePolicies()))
+  if (!isOneOf(b.writePolicy, HICACHE_WRITE_POLICIES_LIST))
     return "resolve SGLang HiCache config: unsupported writePolicy " + q(b.writePolicy);
-  if (!isOneOf(b.ioBackend, hicacheIoBackends()))
+  if (!isOneOf(b.ioBackend, HICACHE_IO_BACKENDS_LIST))
     return "resolve SGLang HiCache config: unsupported ioBackend " + q(b.ioBackend);
-  if (!isOneOf(b.memoryLayout, hicacheMemoryLayouts()))
+  if (!isOneOf(b.memoryLayout, HICACHE_MEMORY_LAYOUTS_LIST))
     return "resolve SGLang HiCache config: unsupported memoryLayout " + q(b.memoryLayout);
-  if (!isOneOf(b.prefetchPolicy, hicacheStoragePrefetchPolicies()))
+  if (!isOneOf(b.prefetchPolicy, HICACHE_STORAGE_PREFETCH_POLICIES_LIST))
     return "resolve SGLang HiCache config: unsupported storagePrefetchPolicy " + q(b.prefetchPolicy);
   if (b.isNfs && b.prefetchPolicy.length == 0)
     return "resolve SGLang HiCache config: storagePrefetchPolicy is required with remoteStorage.provider=NFS";
