@@ -1,5 +1,5 @@
 import { JsonValue, parseJsonString } from "../json/index";
-import { Edit, EditKind, Plan, applyEdits, applyPlan, checkEdit } from "../k8s/edits";
+import { Edit, EditKind, Plan, applyBasicEdits, applyEdits, applyPlan, checkEdit } from "../k8s/edits";
 import { emptyDirVolume, nfsVolume, volumeMount, simpleInitContainer } from "../k8s/lists";
 import { envVar } from "../k8s/env";
 import { stringItems } from "../k8s/fields";
@@ -398,5 +398,56 @@ describe("Edit.describe", () => {
         "set-annotation k=v\n" +
         "remove-annotation r (drop empty map)",
     );
+  });
+});
+
+function basicPlan(): Edit[] {
+  return [
+    Edit.appendArgs(0, ["--a", "1"]),
+    Edit.appendToContainerList(0, "volumeMounts", volumeMount("m", "/m", false)),
+    Edit.appendToPodList("volumes", emptyDirVolume("v")),
+    Edit.setAnnotation("k", "v"),
+    Edit.removeAnnotation("gone", true),
+  ];
+}
+
+describe("applyBasicEdits", () => {
+  it("applies the basic kinds as applyEdits does", () => {
+    const text = '{"metadata":{"annotations":{"gone":"x"}},"spec":{"containers":[{"name":"a","args":["--b"]}]}}';
+    const full = parse(text);
+    const basic = parse(text);
+    expect(applyEdits(full, basicPlan()).ok).toBe(true);
+    expect(applyBasicEdits(basic, basicPlan()).ok).toBe(true);
+    expect(basic.toString()).toBe(full.toString());
+  });
+  it("reports the same first failure and changes nothing", () => {
+    const texts = [
+      '{"metadata":{"annotations":[]},"spec":{"containers":[{"name":"a"}]}}',
+      '{"spec":{"volumes":{},"containers":[{"name":"a"}]}}',
+      '{"spec":{"containers":[{"name":"a","args":1}]}}',
+      '{"spec":{"containers":[{"name":"a","volumeMounts":"x"}]}}',
+      '{"spec":{"containers":[]}}',
+      '{"spec":1}',
+      "[]",
+    ];
+    for (let i = 0; i < texts.length; i++) {
+      const full = parse(texts[i]);
+      const basic = parse(texts[i]);
+      const a = applyEdits(full, basicPlan());
+      const b = applyBasicEdits(basic, basicPlan());
+      expect(b.ok).toBe(a.ok, texts[i]);
+      expect(b.error).toBe(a.error, texts[i]);
+      expect(b.editIndex).toBe(a.editIndex, texts[i]);
+      expect(basic.toString()).toBe(texts[i]);
+    }
+  });
+  it("fails an edit of another kind without applying anything", () => {
+    const text = '{"spec":{"containers":[{"name":"a"}]}}';
+    const pod = parse(text);
+    const r = applyBasicEdits(pod, [Edit.setAnnotation("k", "v"), Edit.envUpsert(0, "A", "1")]);
+    expect(r.ok).toBe(false);
+    expect(r.error).toBe("unknown edit");
+    expect(r.editIndex).toBe(1);
+    expect(pod.toString()).toBe(text);
   });
 });

@@ -47,6 +47,10 @@ import {
   hicacheStoragePrefetchPolicies,
   hicacheValueFlags,
   hicacheWritePolicies,
+  HICACHE_IO_BACKENDS_LIST,
+  HICACHE_MEMORY_LAYOUTS_LIST,
+  HICACHE_STORAGE_PREFETCH_POLICIES_LIST,
+  HICACHE_WRITE_POLICIES_LIST,
   kernelCheckModes,
   kvTransferConfigPresentWarning,
   lmcacheKeys,
@@ -202,6 +206,10 @@ describe("inference-cache keys and HiCache names", () => {
       "page_head",
     ]);
     expect(hicacheStoragePrefetchPolicies()).toStrictEqual(["best_effort", "wait_complete", "timeout"]);
+    expect(HICACHE_WRITE_POLICIES_LIST).toBe("," + hicacheWritePolicies().join(",") + ",");
+    expect(HICACHE_IO_BACKENDS_LIST).toBe("," + hicacheIoBackends().join(",") + ",");
+    expect(HICACHE_MEMORY_LAYOUTS_LIST).toBe("," + hicacheMemoryLayouts().join(",") + ",");
+    expect(HICACHE_STORAGE_PREFETCH_POLICIES_LIST).toBe("," + hicacheStoragePrefetchPolicies().join(",") + ",");
   });
 });
 

@@ -55,7 +55,7 @@ export class Edit {
   name: string = "";
   value: string = "";
   node: JsonValue | null = null;
-  tokens: string[] = [];
+  tokens: string[] = new Array<string>(0);
   dropEmpty: bool = false;
   /** SetSpecField: whether an existing value already equals `node` (then it is left untouched).
    *  A function reference so that a policy that only sets booleans does not link jsonEquals.
@@ -225,7 +225,7 @@ export class Edit {
 
 /** An ordered list of edits with fluent adders named after the edits. */
 export class Plan {
-  edits: Edit[] = [];
+  edits: Edit[] = new Array<Edit>(0);
 
   get length(): i32 {
     return this.edits.length;
@@ -305,6 +305,21 @@ export class ApplyResult {
 
 /** Applies `edits` in order, all or nothing. */
 export function applyEdits(pod: JsonValue, edits: Edit[]): ApplyResult {
+  return applyEditsWith(pod, edits, false);
+}
+
+/** applyEdits for plans of the basic kinds only (annotations, appended args and appended list
+ *  items: hicache-injector's plans): the other kinds' checks and applies are not linked into the
+ *  policy (the switch over every kind linked ~3 KB of them). An edit of another kind fails its
+ *  check ("unknown edit"), so nothing is applied. */
+export function applyBasicEdits(pod: JsonValue, edits: Edit[]): ApplyResult {
+  return applyEditsWith(pod, edits, true);
+}
+
+// inlined into each of the two callers, where `basic` is a constant and the other branch goes
+// @ts-ignore: decorator
+@inline
+function applyEditsWith(pod: JsonValue, edits: Edit[], basic: bool): ApplyResult {
   // the container whose args an earlier flag edit found to be strings: CacheBlend's seven flag
   // edits would check the same args (50,000 of them in a hostile pod) seven times
   let argsChecked = -1;
@@ -312,14 +327,15 @@ export function applyEdits(pod: JsonValue, edits: Edit[]): ApplyResult {
     const edit = edits[i];
     const flagEdit = edit.kind == EditKind.ApplyArg || edit.kind == EditKind.ApplyBareFlag;
     if (flagEdit && edit.container >= 0 && edit.container == argsChecked) continue;
-    const detail = checkEdit(pod, edit);
+    const detail = basic ? checkBasicEdit(pod, edit) : checkEdit(pod, edit);
     if (detail.length > 0) return new ApplyResult(false, detail, i);
     if (flagEdit) argsChecked = edit.container;
   }
   for (let i = 0; i < edits.length; i++) {
     // cannot fail after the checks; reported anyway rather than trapping (by index: describe()
     // would link every edit kind's text into every policy for a path that is never taken)
-    if (!applyEdit(pod, edits[i])) return new ApplyResult(false, "could not apply edit " + i32ToDecimal(i), i);
+    const applied = basic ? applyBasicEdit(pod, edits[i]) : applyEdit(pod, edits[i]);
+    if (!applied) return new ApplyResult(false, "could not apply edit " + i32ToDecimal(i), i);
   }
   return new ApplyResult(true, "", -1);
 }
@@ -486,6 +502,60 @@ function applyContainerEdit(pod: JsonValue, edit: Edit): bool {
       if (node === null) return false;
       if (edit.kind == EditKind.AppendToContainerList) return appendToList(container, edit.field, node);
       return appendIfAbsentByName(container, edit.field, node);
+    }
+    default:
+      return false;
+  }
+}
+
+/** checkEdit for the kinds applyBasicEdits takes (the same checks and details). */
+function checkBasicEdit(pod: JsonValue, edit: Edit): string {
+  if (!pod.isObject()) return "object is not a JSON object";
+  switch (edit.kind) {
+    case EditKind.SetAnnotation:
+    case EditKind.RemoveAnnotation:
+      return checkAnnotationsWritable(pod);
+    case EditKind.AppendToPodList:
+      return checkPodListEdit(pod, edit);
+    case EditKind.AppendArgs:
+    case EditKind.AppendToContainerList: {
+      const specDetail = checkSpec(pod);
+      if (specDetail.length > 0) return specDetail;
+      const container = containerForEdit(pod, edit.container);
+      if (container === null) return containerPath(edit.container) + " does not exist or is not an object";
+      if (edit.kind == EditKind.AppendArgs) return checkListField(container, "args", edit.container);
+      if (!nodeFitsList(edit))
+        return "edit item for " + containerPath(edit.container) + "." + edit.field + " has no string name";
+      return checkListField(container, edit.field, edit.container);
+    }
+    default:
+      return "unknown edit";
+  }
+}
+
+/** applyEdit for the kinds applyBasicEdits takes. */
+function applyBasicEdit(pod: JsonValue, edit: Edit): bool {
+  switch (edit.kind) {
+    case EditKind.SetAnnotation:
+      return setAnnotation(pod, edit.name, edit.value);
+    case EditKind.RemoveAnnotation:
+      removeAnnotation(pod, edit.name, edit.dropEmpty);
+      return true;
+    case EditKind.AppendToPodList: {
+      const spec = ensureObjectMember(pod, "spec");
+      const node = edit.node;
+      return spec !== null && node !== null && appendToList(spec, edit.field, node);
+    }
+    case EditKind.AppendArgs:
+    case EditKind.AppendToContainerList: {
+      const container = containerForEdit(pod, edit.container);
+      if (container === null) return false;
+      if (edit.kind == EditKind.AppendArgs) {
+        const args = ensureArrayMember(container, "args");
+        return args !== null && appendTokensToArray(args, edit.tokens);
+      }
+      const node = edit.node;
+      return node !== null && appendToList(container, edit.field, node);
     }
     default:
       return false;

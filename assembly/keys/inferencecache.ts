@@ -120,6 +120,20 @@ export function hicacheMemoryLayouts(): string[] {
 export function hicacheStoragePrefetchPolicies(): string[] {
   return ["best_effort", "wait_complete", "timeout"];
 }
+// the same enums as `,`-separated lists for `isListedWord` (hicache-injector only tests
+// membership; keys.spec.ts holds each list to its array)
+// @ts-ignore: decorator
+@lazy
+export const HICACHE_WRITE_POLICIES_LIST = ",write_back,write_through,write_through_selective,";
+// @ts-ignore: decorator
+@lazy
+export const HICACHE_IO_BACKENDS_LIST = ",direct,kernel,kernel_ascend,";
+// @ts-ignore: decorator
+@lazy
+export const HICACHE_MEMORY_LAYOUTS_LIST = ",layer_first,page_first,page_first_direct,page_first_kv_split,page_head,";
+// @ts-ignore: decorator
+@lazy
+export const HICACHE_STORAGE_PREFETCH_POLICIES_LIST = ",best_effort,wait_complete,timeout,";
 
 // @ts-ignore: decorator
 @lazy
@@ -176,24 +190,9 @@ export function reservedEnv(adapter: RuntimeAdapter): string[] {
   }
 }
 
-/** The fields of a CacheBackend `spec` (Profile N, docs/policies/hicache-injector.md#settings). */
-export function cacheBackendSpecFields(): string[] {
-  return [
-    "runtime",
-    "type",
-    "lmCache",
-    "remoteStorage",
-    "observation",
-    "deploymentKind",
-    "replicas",
-    "autoscaling",
-    "integration",
-    "engineSelector",
-    "hiCache",
-    "backendConfig",
-    "template",
-    "resources",
-    "endpoint",
-    "allowCrossNamespace",
-  ];
-}
+/** The fields of a CacheBackend `spec` (Profile N, docs/policies/hicache-injector.md#settings), as
+ *  a `,`-separated list for `isListedWord`. */
+// @ts-ignore: decorator
+@lazy
+export const CACHEBACKEND_SPEC_FIELDS =
+  ",runtime,type,lmCache,remoteStorage,observation,deploymentKind,replicas,autoscaling,integration,engineSelector,hiCache,backendConfig,template,resources,endpoint,allowCrossNamespace,";

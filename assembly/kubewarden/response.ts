@@ -7,8 +7,8 @@ import { ByteSink, JsonValue } from "../json/index";
 
 /** Insertion-ordered string map (audit annotations); setting an existing key replaces it in place. */
 export class OrderedStringMap {
-  keys: string[] = [];
-  values: string[] = [];
+  keys: string[] = new Array<string>(0);
+  values: string[] = new Array<string>(0);
 
   get size(): i32 {
     return this.keys.length;
@@ -42,7 +42,7 @@ export class ValidationResponse {
   /** -1 = absent; otherwise a u16 */
   code: i32 = -1;
   mutatedObject: JsonValue | null = null;
-  warnings: string[] = [];
+  warnings: string[] = new Array<string>(0);
   auditAnnotations: OrderedStringMap = new OrderedStringMap();
 
   constructor(accepted: bool) {

@@ -40,3 +40,9 @@ export function concat(
   memory.copy(at, changetype<usize>(h), lh);
   return changetype<string>(out);
 }
+
+/** Whether `word` is one of the words of `list`, written `,a,b,c,` (one text instead of an array
+ *  literal of texts, which costs code for each element); a word holding a comma is in no list. */
+export function isListedWord(list: string, word: string): bool {
+  return word.indexOf(",") < 0 && list.indexOf("," + word + ",") >= 0;
+}

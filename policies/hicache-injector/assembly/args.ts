@@ -80,7 +80,7 @@ export class ArgPlan {
     public conflict: string,
   ) {}
   static conflict(detail: string): ArgPlan {
-    return new ArgPlan(false, [], INJECT + detail);
+    return new ArgPlan(false, new Array<string>(0), INJECT + detail);
   }
 }
 

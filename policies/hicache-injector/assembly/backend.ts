@@ -4,13 +4,14 @@
 // field that is JSON null counts as absent.
 import { JsonValue } from "../../../assembly/json/index";
 import { i64ToDecimal } from "../../../assembly/util/decimal";
+import { isListedWord } from "../../../assembly/util/text";
 import {
   CACHEBACKEND_KIND,
   HICACHE_STORAGE_DIR_ENV,
-  hicacheIoBackends,
-  hicacheMemoryLayouts,
-  hicacheStoragePrefetchPolicies,
-  hicacheWritePolicies,
+  HICACHE_IO_BACKENDS_LIST,
+  HICACHE_MEMORY_LAYOUTS_LIST,
+  HICACHE_STORAGE_PREFETCH_POLICIES_LIST,
+  HICACHE_WRITE_POLICIES_LIST,
   reservedArgs,
   RUNTIME_ID_SGLANG,
   RuntimeAdapter,
@@ -39,9 +40,8 @@ export const PROVIDER_NFS = "NFS";
 // @ts-ignore: decorator
 @lazy
 export const OWNERSHIP_EXTERNAL = "External";
-// @ts-ignore: decorator
-@lazy
-const RESOLVE = "resolve SGLang HiCache config: ";
+// The step-9.5+ details start "resolve SGLang HiCache config: ", written out in each literal: one
+// text each (the texts dictionary shares the prefix) rather than a concatenation at every return.
 
 function q(value: string): string {
   return '"' + shortenRendered(value) + '"';
@@ -66,13 +66,13 @@ export class HiCacheBackend {
   hasAutoscaling: bool = false;
   endpoint: string = "";
   selectorSize: i32 = 0;
-  backendConfigKeys: string[] = [];
-  overrideArgs: string[] = [];
-  suppressArgs: string[] = [];
+  backendConfigKeys: string[] = new Array<string>(0);
+  overrideArgs: string[] = new Array<string>(0);
+  suppressArgs: string[] = new Array<string>(0);
   /** engineOverrides.env entries (objects with a string name) */
-  overrideEnv: JsonValue[] = [];
-  overrideEnvNames: string[] = [];
-  suppressEnv: string[] = [];
+  overrideEnv: JsonValue[] = new Array<JsonValue>(0);
+  overrideEnvNames: string[] = new Array<string>(0);
+  suppressEnv: string[] = new Array<string>(0);
   hasHiCache: bool = false;
   hasSize: bool = false;
   sizeGB: i64 = 0;
@@ -284,8 +284,9 @@ function firstReserved(flags: string[], reserved: string[], leadingToken: bool):
   return null;
 }
 
-function isOneOf(value: string, allowed: string[]): bool {
-  return value.length == 0 || allowed.indexOf(value) >= 0;
+/** unset, or one of the words of `allowed` (a `,a,b,` list) */
+function isOneOf(value: string, allowed: string): bool {
+  return value.length == 0 || isListedWord(allowed, value);
 }
 
 /** The step-9 checks in order; "" when the backend can be wired. */
@@ -308,52 +309,64 @@ export function backendProblem(b: HiCacheBackend): string {
   if (b.hasRemote && (!b.isNfs || !b.hasNfs))
     return "runtime adapter does not accept remote binding protocol " + q(protocolOf(b.provider));
   // 9.5 – 9.16
-  if (b.mode.length > 0 && b.mode != "Offload") return RESOLVE + "integration.mode must be Offload";
-  if (b.role.length > 0 && b.role != "ReadWrite") return RESOLVE + "integration.role must be ReadWrite";
+  if (b.mode.length > 0 && b.mode != "Offload")
+    return "resolve SGLang HiCache config: integration.mode must be Offload";
+  if (b.role.length > 0 && b.role != "ReadWrite")
+    return "resolve SGLang HiCache config: integration.role must be ReadWrite";
   if (b.isNfs && b.failOpen)
-    return (
-      RESOLVE +
-      "integration.failOpen must be false with remoteStorage.provider=NFS because the inline NFS volume is a Pod startup dependency"
-    );
-  if (!b.isNfs && !b.failOpen) return RESOLVE + "integration.failOpen must be true";
-  if (b.hasAutoscaling) return RESOLVE + "autoscaling is unsupported for an engine-local backend";
-  if (!isBlank(b.endpoint)) return RESOLVE + "spec.endpoint is unsupported for an engine-local backend";
-  if (b.selectorSize == 0) return RESOLVE + "spec.engineSelector.matchLabels is required";
+    return "resolve SGLang HiCache config: integration.failOpen must be false with remoteStorage.provider=NFS because the inline NFS volume is a Pod startup dependency";
+  if (!b.isNfs && !b.failOpen) return "resolve SGLang HiCache config: integration.failOpen must be true";
+  if (b.hasAutoscaling) return "resolve SGLang HiCache config: autoscaling is unsupported for an engine-local backend";
+  if (!isBlank(b.endpoint))
+    return "resolve SGLang HiCache config: spec.endpoint is unsupported for an engine-local backend";
+  if (b.selectorSize == 0) return "resolve SGLang HiCache config: spec.engineSelector.matchLabels is required";
   for (let i = 0; i < b.backendConfigKeys.length; i++) {
     const key = b.backendConfigKeys[i];
-    if (key != "model") return RESOLVE + "backendConfig key " + q(key) + " is unsupported; only model is allowed";
+    if (key != "model")
+      return "resolve SGLang HiCache config: backendConfig key " + q(key) + " is unsupported; only model is allowed";
   }
   const reserved = reservedArgs(RuntimeAdapter.SglangHicache);
   const arg = firstReserved(b.overrideArgs, reserved, true);
-  if (arg !== null) return RESOLVE + "engine override for reserved argument " + q(arg) + " is unsupported";
+  if (arg !== null)
+    return "resolve SGLang HiCache config: engine override for reserved argument " + q(arg) + " is unsupported";
   const suppressed = firstReserved(b.suppressArgs, reserved, false);
-  if (suppressed !== null) return RESOLVE + "suppression of reserved argument " + q(suppressed) + " is unsupported";
+  if (suppressed !== null)
+    return "resolve SGLang HiCache config: suppression of reserved argument " + q(suppressed) + " is unsupported";
   if (b.overrideEnvNames.indexOf(HICACHE_STORAGE_DIR_ENV) >= 0)
     return (
-      RESOLVE + "engine override for reserved environment variable " + q(HICACHE_STORAGE_DIR_ENV) + " is unsupported"
+      "resolve SGLang HiCache config: engine override for reserved environment variable " +
+      q(HICACHE_STORAGE_DIR_ENV) +
+      " is unsupported"
     );
   if (b.suppressEnv.indexOf(HICACHE_STORAGE_DIR_ENV) >= 0)
-    return RESOLVE + "suppression of reserved environment variable " + q(HICACHE_STORAGE_DIR_ENV) + " is unsupported";
+    return (
+      "resolve SGLang HiCache config: suppression of reserved environment variable " +
+      q(HICACHE_STORAGE_DIR_ENV) +
+      " is unsupported"
+    );
   // 9.17 – 9.26
-  if (!b.hasHiCache) return RESOLVE + "spec.hiCache is required";
+  if (!b.hasHiCache) return "resolve SGLang HiCache config: spec.hiCache is required";
   const hasRatio = b.ratio.length > 0;
-  if (b.hasSize == hasRatio) return RESOLVE + "exactly one of spec.hiCache.sizeGB and ratio must be set";
-  if (b.hasSize && b.sizeGB < 1) return RESOLVE + "sizeGB must be at least 1";
+  if (b.hasSize == hasRatio)
+    return "resolve SGLang HiCache config: exactly one of spec.hiCache.sizeGB and ratio must be set";
+  if (b.hasSize && b.sizeGB < 1) return "resolve SGLang HiCache config: sizeGB must be at least 1";
   if (hasRatio) {
     const ratio = parseGoFloat(b.ratio);
     if (!ratio.ok || !ratio.finite || !(ratio.value > 0))
-      return RESOLVE + "ratio must be a finite number greater than zero";
+      return "resolve SGLang HiCache config: ratio must be a finite number greater than zero";
   }
-  if (!isOneOf(b.writePolicy, hicacheWritePolicies())) return RESOLVE + "unsupported writePolicy " + q(b.writePolicy);
-  if (!isOneOf(b.ioBackend, hicacheIoBackends())) return RESOLVE + "unsupported ioBackend " + q(b.ioBackend);
-  if (!isOneOf(b.memoryLayout, hicacheMemoryLayouts()))
-    return RESOLVE + "unsupported memoryLayout " + q(b.memoryLayout);
-  if (!isOneOf(b.prefetchPolicy, hicacheStoragePrefetchPolicies()))
-    return RESOLVE + "unsupported storagePrefetchPolicy " + q(b.prefetchPolicy);
+  if (!isOneOf(b.writePolicy, HICACHE_WRITE_POLICIES_LIST))
+    return "resolve SGLang HiCache config: unsupported writePolicy " + q(b.writePolicy);
+  if (!isOneOf(b.ioBackend, HICACHE_IO_BACKENDS_LIST))
+    return "resolve SGLang HiCache config: unsupported ioBackend " + q(b.ioBackend);
+  if (!isOneOf(b.memoryLayout, HICACHE_MEMORY_LAYOUTS_LIST))
+    return "resolve SGLang HiCache config: unsupported memoryLayout " + q(b.memoryLayout);
+  if (!isOneOf(b.prefetchPolicy, HICACHE_STORAGE_PREFETCH_POLICIES_LIST))
+    return "resolve SGLang HiCache config: unsupported storagePrefetchPolicy " + q(b.prefetchPolicy);
   if (b.isNfs && b.prefetchPolicy.length == 0)
-    return RESOLVE + "storagePrefetchPolicy is required with remoteStorage.provider=NFS";
+    return "resolve SGLang HiCache config: storagePrefetchPolicy is required with remoteStorage.provider=NFS";
   if (!b.isNfs && b.prefetchPolicy.length > 0)
-    return RESOLVE + "storagePrefetchPolicy requires remoteStorage.provider=NFS";
+    return "resolve SGLang HiCache config: storagePrefetchPolicy requires remoteStorage.provider=NFS";
   return "";
 }
 

@@ -10,6 +10,7 @@ import {
   REASON_MOUNT_CONFLICT,
   REASON_VOLUME_CONFLICT,
 } from "../../../assembly/keys/index";
+import { isListedWord } from "../../../assembly/util/text";
 import { shortenRendered } from "../../../assembly/validate/index";
 import { INJECT } from "./args";
 import { HiCacheBackend } from "./backend";
@@ -92,41 +93,10 @@ export function volumeMatches(volume: JsonValue, b: HiCacheBackend): bool {
 
 /** The volume-source members of a core/v1 Volume. */
 function isVolumeSource(key: string): bool {
-  return volumeSources().indexOf(key) >= 0;
-}
-
-function volumeSources(): string[] {
-  return [
-    "hostPath",
-    "emptyDir",
-    "gcePersistentDisk",
-    "awsElasticBlockStore",
-    "gitRepo",
-    "secret",
-    "iscsi",
-    "glusterfs",
-    "persistentVolumeClaim",
-    "rbd",
-    "flexVolume",
-    "cinder",
-    "cephfs",
-    "flocker",
-    "downwardAPI",
-    "fc",
-    "azureFile",
-    "configMap",
-    "vsphereVolume",
-    "quobyte",
-    "azureDisk",
-    "photonPersistentDisk",
-    "projected",
-    "portworxVolume",
-    "scaleIO",
-    "storageos",
-    "csi",
-    "ephemeral",
-    "image",
-  ];
+  return isListedWord(
+    ",hostPath,emptyDir,gcePersistentDisk,awsElasticBlockStore,gitRepo,secret,iscsi,glusterfs,persistentVolumeClaim,rbd,flexVolume,cinder,cephfs,flocker,downwardAPI,fc,azureFile,configMap,vsphereVolume,quobyte,azureDisk,photonPersistentDisk,projected,portworxVolume,scaleIO,storageos,csi,ephemeral,image,",
+    key,
+  );
 }
 
 /** Existing mount equal to the planned one. */

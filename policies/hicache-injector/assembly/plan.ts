@@ -92,8 +92,7 @@ export class Decision {
  *  do not, any other non-empty value (untrimmed) does. */
 export function skipAnnotationOptsOut(value: string): bool {
   if (value.length == 0) return false;
-  if (value == "1" || value == "t" || value == "T" || value == "TRUE" || value == "true" || value == "True")
-    return true;
+  // ParseBool's true values opt out like any other value not listed below: no test of their own
   if (value == "0" || value == "f" || value == "F" || value == "FALSE" || value == "false" || value == "False")
     return false;
   if (
@@ -163,7 +162,7 @@ export class Candidate {
 
 /** The candidates, or why there are none to choose from. */
 export class Candidates {
-  list: Candidate[] = [];
+  list: Candidate[] = new Array<Candidate>(0);
   reason: string = "";
   detail: string = "";
   get ok(): bool {

@@ -1,4 +1,4 @@
-// hicache-injector `validate`: decode → plan → apply through the shared `applyEdits` → response
+// hicache-injector `validate`: decode → plan → apply through the shared `applyBasicEdits` → response
 // (docs/policies/hicache-injector.md#responses). Never rejects: every outcome is `accepted: true`.
 import {
   accept,
@@ -9,7 +9,7 @@ import {
   WapcLookups,
 } from "../../../assembly/kubewarden/index";
 import { JsonValue } from "../../../assembly/json/index";
-import { applyEdits, Plan } from "../../../assembly/k8s/index";
+import { applyBasicEdits, Plan } from "../../../assembly/k8s/index";
 import {
   AUDIT_SKIP_REASON_KEY,
   detailInvalidRequest,
@@ -40,8 +40,8 @@ export function respond(decoded: DecodedRequest, decision: Decision): Validation
   const pod = podOf(decoded);
   if (decision.kind == DecisionKind.FailOpen) return failOpen(pod, decision.reason, decision.detail, decision.plan);
   if (pod === null || decision.plan.isEmpty) return accept();
-  // applyEdits checks every edit before changing anything, so a failure leaves the pod untouched
-  const applied = applyEdits(pod, decision.plan.edits);
+  // applyBasicEdits checks every edit before changing anything, so a failure leaves the pod untouched
+  const applied = applyBasicEdits(pod, decision.plan.edits);
   if (!applied.ok) {
     return failOpen(pod, REASON_INVALID_REQUEST, detailInvalidRequest(applied.error), stripPlan(pod));
   }
@@ -54,6 +54,6 @@ function failOpen(pod: JsonValue | null, reason: string, detail: string, strip: 
     .withWarning(skipWarning(POLICY_HICACHE_INJECTOR, reason, detail))
     .withAuditAnnotation(AUDIT_SKIP_REASON_KEY, reason);
   if (pod === null || strip.isEmpty) return response;
-  if (applyEdits(pod, strip.edits).ok) response.withMutatedObject(pod);
+  if (applyBasicEdits(pod, strip.edits).ok) response.withMutatedObject(pod);
   return response;
 }

@@ -3,8 +3,9 @@
 // settings that validate are settings the policy can wire. The SDK builds the answer.
 import { JsonValue } from "../../../assembly/json/index";
 import { validateSettingsWith } from "../../../assembly/kubewarden/index";
-import { cacheBackendSpecFields, UNKNOWN_FIELD_DETAIL } from "../../../assembly/keys/index";
+import { CACHEBACKEND_SPEC_FIELDS, UNKNOWN_FIELD_DETAIL } from "../../../assembly/keys/index";
 import { i32ToDecimal } from "../../../assembly/util/decimal";
+import { isListedWord } from "../../../assembly/util/text";
 import { envVarNameErrors, isDns1123Subdomain, shortenRendered } from "../../../assembly/validate/index";
 import { backendProblem, readHiCacheBackend, TYPE_SGLANG_HICACHE } from "./backend";
 
@@ -80,11 +81,10 @@ function backendProblems(item: JsonValue | null, i: i32, names: string[], proble
     problems.push(at + ".spec: must be an object");
     return;
   }
-  const fields = cacheBackendSpecFields();
   let unknown = false;
   for (let k = 0; k < spec.size(); k++) {
     const key = spec.keyAt(k);
-    if (fields.indexOf(key) < 0) {
+    if (!isListedWord(CACHEBACKEND_SPEC_FIELDS, key)) {
       problems.push(at + ".spec." + shortenRendered(key) + ": " + UNKNOWN_FIELD_DETAIL);
       unknown = true;
     }
