@@ -346,6 +346,21 @@ describe("json item probes", () => {
     expect(parse('{"a":"--kv"}').indexOfItemStartingWith("--kv")).toBe(0);
   });
 
+  it("an unread container is written back as its text and parsed when read", () => {
+    const text = '[{"name":"a"},{"name":"b\\"c"}]';
+    const pod = parse('{"spec":{}}');
+    pod.get("spec")!.set("list", JsonValue.unread(JsonKind.Array, Uint8Array.wrap(String.UTF8.encode(text))));
+    expect(pod.toString()).toBe('{"spec":{"list":' + text + "}}");
+    const other = parse('{"spec":{}}');
+    const list = JsonValue.unread(JsonKind.Array, Uint8Array.wrap(String.UTF8.encode(text)));
+    other.get("spec")!.set("list", list);
+    const read = other.get("spec")!.get("list")!;
+    expect(read.size()).toBe(2);
+    expect(read.at(1)!.get("name")!.stringValue()).toBe('b"c');
+    read.push(JsonValue.str("x"));
+    expect(other.toString()).toBe('{"spec":{"list":[{"name":"a"},{"name":"b\\"c"},"x"]}}');
+  });
+
   it("indexOfItemStartingWithAny looks for several prefixes in one walk", () => {
     const doc = parse('["--a","--kv","--x","--longer-than-8-x","\\u002d-x1",7,"--longer-than-8-y","-","--lo","é-"]');
     doc.push(JsonValue.str("--x=tail"));

@@ -26,6 +26,10 @@ const HEX: string = "0123456789abcdef";
 
 /** Growable byte buffer for output; `bytes()` goes straight to `__guest_response`. */
 export class ByteSink {
+  /** bytes of JSON text written to become part of a document in bulk (a new list of 150,000
+   *  pull secrets): a response adds them to its size hint instead of regrowing */
+  static bulk: i32 = 0;
+
   /** the storage itself (no view object: one allocation per buffer) */
   private buf: ArrayBuffer;
   private len: i32 = 0;

@@ -271,6 +271,12 @@ export class JsonValue {
   static array(): JsonValue {
     return JsonValue.emptyContainer(JsonKind.Array);
   }
+  /** a container over `bytes`, JSON text this program wrote (valid, one array or object, no
+   *  surrounding whitespace): written back as it is, parsed only when something reads into it (a
+   *  list of 150,000 pull secrets is appended and never read) */
+  static unread(kind: JsonKind, bytes: Uint8Array): JsonValue {
+    return JsonValue._span(kind, bytes, null, -1, 0, bytes.length);
+  }
   /** parses JSON text for embedding (strict, default depth limit); null when invalid */
   static parse(bytes: Uint8Array, maxDepth: i32 = 1000): JsonValue | null {
     return parseJson(bytes, maxDepth).value;
@@ -937,7 +943,19 @@ export class JsonValue {
     let items = this._items;
     if (items !== null && !this._itemsAreTail) return items;
     const tail = items;
-    const doc = this._doc;
+    let doc = this._doc;
+    const bytes = this._bytes;
+    if (doc === null && bytes !== null && this.isContainer()) {
+      // a container made from trusted text (JsonValue.unread) is parsed when first read
+      const parsed = parseJson(bytes, i32.MAX_VALUE).value;
+      if (parsed !== null) {
+        doc = parsed._doc;
+        this._doc = doc;
+        this._vi = parsed._vi;
+        this._start = parsed._start;
+        this._end = parsed._end;
+      }
+    }
     if (doc === null || !this.isContainer()) {
       items = new Array<JsonValue>();
     } else {

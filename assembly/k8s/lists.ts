@@ -2,7 +2,7 @@
 // name, append-if-absent, and the pull-secret merge of
 // docs/policies/lmcache-injector.md#pull-secrets. An existing same-named item is kept unchanged
 // (never reconciled). Wrong-typed items never match a name.
-import { ByteSink, JsonValue } from "../json/index";
+import { ByteSink, JsonKind, JsonValue } from "../json/index";
 import { StringSet } from "../util/stringset";
 import { containsString } from "../validate/lists";
 import { ensureArrayMember, ensureObjectMember, itemName, nameRef } from "./fields";
@@ -105,10 +105,9 @@ export function mergePullSecrets(spec: JsonValue, injected: string[]): bool {
   const toAppend = pullSecretsToAppend(existing, injected);
   if (toAppend.length == 0) return true;
   if (existing === null) {
-    // a new list is written once as text and parsed: one node in all instead of two nodes and
-    // their buffers per name (an annotation can list 150,000 names)
-    const created = nameRefList(toAppend);
-    if (created !== null) return spec.set("imagePullSecrets", created);
+    // a new list is written once as text and not parsed: one node in all instead of two nodes
+    // and their buffers per name (an annotation can list 150,000 names)
+    return spec.set("imagePullSecrets", nameRefList(toAppend));
   }
   const list = ensureArrayMember(spec, "imagePullSecrets");
   if (list === null) return false;
@@ -118,9 +117,9 @@ export function mergePullSecrets(spec: JsonValue, injected: string[]): bool {
   return true;
 }
 
-/** `[{"name":n0},{"name":n1},…]` parsed from its text, each name escaped as `JsonValue.str` does;
- *  null only if that text did not parse (then the caller appends item by item) */
-function nameRefList(names: string[]): JsonValue | null {
+/** `[{"name":n0},{"name":n1},…]` over its text, each name escaped as `JsonValue.str` does: written
+ *  back as it is, parsed only if something reads into it (JsonValue.unread) */
+function nameRefList(names: string[]): JsonValue {
   // exact for ASCII names, plus the worst-case reserve writeJsonString makes for the longest one
   let hint = 2;
   let longest = 0;
@@ -138,7 +137,8 @@ function nameRefList(names: string[]): JsonValue | null {
     sink.writeByte(0x7d); // }
   }
   sink.writeByte(0x5d); // ]
-  return JsonValue.parse(sink.bytes());
+  ByteSink.bulk += sink.length;
+  return JsonValue.unread(JsonKind.Array, sink.bytes());
 }
 
 // ---- builders for the objects injectors append (docs/policies/lmcache-injector.md#staging) ----

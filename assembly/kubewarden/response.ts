@@ -115,7 +115,7 @@ export class ValidationResponse {
     const object = this.mutatedObject;
     const message = this.message;
     const source = object !== null ? object.sourceLength() : -1;
-    let hint = source >= 0 ? source + (source >> 2) + 1024 : 256;
+    let hint = source >= 0 ? source + (source >> 2) + 1024 + ByteSink.bulk : 256;
     if (message !== null) hint += message.length * 6 + 2;
     const sink = new ByteSink(hint);
     this.writeTo(sink);
