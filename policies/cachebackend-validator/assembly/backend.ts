@@ -673,7 +673,7 @@ export function isPlainInteger(text: string): bool {
  *  asked for; the others are decoded to be sorted. */
 export class SortedMembers {
   constructor(
-    /** the address of the document's bytes */
+    /** the address of the document's bytes (the members' keys and values) */
     public data: usize,
     /** per member: its raw key's start and length; length -1 for a key decoded into
      *  `decoded[start]` */
@@ -688,12 +688,16 @@ export class SortedMembers {
   key(k: i32): string {
     return memberKey(this, unchecked(this.positions[k]));
   }
-  /** whether entry `k`'s key is `text` (ASCII) */
-  keyIs(k: i32, text: string): bool {
+  /** whether entry `k`'s key starts with `prefix` (ASCII; `whole`: is `prefix`) */
+  keyStartsWith(k: i32, prefix: string, whole: bool = false): bool {
     const i = unchecked(this.positions[k]);
     const n = unchecked(this.lengths[i]);
     const s = unchecked(this.starts[i]);
-    return n < 0 ? unchecked(this.decoded[s]) == text : rawIs(this.data, s, s + n, text);
+    if (n < 0) {
+      const d = unchecked(this.decoded[s]);
+      return whole ? d == prefix : d.startsWith(prefix);
+    }
+    return (!whole || n == prefix.length) && rawStartsWith(this.data, s, s + n, prefix);
   }
   /** the entry of `other`'s entry `k`'s key among these, or -1 (binary search: maps can be long) */
   find(other: SortedMembers, k: i32): i32 {
@@ -742,11 +746,6 @@ export function rawStartsWith(data: usize, s: i32, e: i32, prefix: string): bool
   return true;
 }
 
-/** whether the bytes [s, e) at `data` are `text` (ASCII) */
-export function rawIs(data: usize, s: i32, e: i32, text: string): bool {
-  return e - s == text.length && rawStartsWith(data, s, e, text);
-}
-
 // the members the comparator sorts positions of (AssemblyScript functions close over nothing)
 let sorting: SortedMembers | null = null;
 
@@ -772,12 +771,10 @@ export function sortedMembers(map: JsonValue | null): SortedMembers {
     const d = map.rawSpansAt(i, span);
     let s = unchecked(span[2]);
     const e = unchecked(span[3]);
-    let length = e - s;
-    if (d == 0 || e < 0) length = -1;
-    else {
-      data = d;
-      for (let k = s; k < e; k++) if (load<u8>(d + <usize>k) >= 0x80) length = -1;
-    }
+    // (the values read in place, by QuantityMap, are in the same bytes)
+    if (d != 0) data = d;
+    let length = d == 0 || e < 0 ? -1 : e - s;
+    for (let k = s; k < e && length >= 0; k++) if (load<u8>(d + <usize>k) >= 0x80) length = -1;
     if (length < 0) {
       s = decoded.length;
       decoded.push(map.keyAt(i));

@@ -9,7 +9,7 @@ import {
   goQuote,
 } from "../../../assembly/validate/index";
 import { Quantity, parseQuantity, isMultipleOf } from "../../../assembly/validate/quantity";
-import { Backend, ResourceBlock, QuantityMap, rawIs, rawStartsWith } from "./backend";
+import { Backend, ResourceBlock, QuantityMap, rawStartsWith } from "./backend";
 import { concat } from "../../../assembly/util/text";
 
 // @ts-ignore: decorator
@@ -48,7 +48,10 @@ function nameProblemIn(data: usize, s: i32, e: i32): string {
     slashes++;
   }
   if (slash < 0) {
-    return rawIs(data, s, e, "cpu") || rawIs(data, s, e, "memory") || rawIs(data, s, e, "ephemeral-storage")
+    const n = e - s;
+    return (n == 3 && rawStartsWith(data, s, e, "cpu")) ||
+      (n == 6 && rawStartsWith(data, s, e, "memory")) ||
+      (n == 17 && rawStartsWith(data, s, e, "ephemeral-storage"))
       ? ""
       : "a resource without a domain prefix must be cpu, memory, ephemeral-storage or hugepages-<size>";
   }
@@ -72,7 +75,11 @@ function nameProblemIn(data: usize, s: i32, e: i32): string {
 /** whether entry `k`'s name is cpu, memory or ephemeral-storage (compared in place) */
 function overcommittableAt(map: QuantityMap, k: i32): bool {
   const names = map.names;
-  return names.keyIs(k, "cpu") || names.keyIs(k, "memory") || names.keyIs(k, "ephemeral-storage");
+  return (
+    names.keyStartsWith(k, "cpu", true) ||
+    names.keyStartsWith(k, "memory", true) ||
+    names.keyStartsWith(k, "ephemeral-storage", true)
+  );
 }
 
 /** Rules `from`..`to` of 10-13 and 15-17 on one block (rule 14 is not about a block). */
@@ -181,12 +188,12 @@ function quantityMap(block: ResourceBlock, map: QuantityMap, key: string, errs: 
       problem = nameProblem(map, i);
       if (problem.length == 0) continue;
     } else {
-      // only a valid name is checked, the cheap tests first: an extended resource (with a '/')
-      // whose quantity is more than digits (16), or a name without one that is a hugepages-<size>
-      // (17; a valid one has no '/')
-      if (!map.hasText(i) || (rule == 16 ? map.isPlain(i) || !hasSlash(map, i) : hasSlash(map, i))) continue;
+      // only a valid name is checked, the cheap tests first: a quantity of more than digits (16),
+      // a hugepages-<size> name (17)
+      if (!map.hasText(i) || (rule == 16 ? map.isPlain(i) : !map.names.keyStartsWith(i, HUGEPAGES_PREFIX))) continue;
       if (nameProblem(map, i).length > 0) continue;
       if (rule == 16) {
+        if (map.name(i).indexOf("/") < 0) continue;
         q = map.quantity(i);
         if (q === null || q.isInteger()) continue;
       } else {
@@ -237,17 +244,6 @@ function nameProblem(map: QuantityMap, i: i32): string {
   const n = unchecked(names.lengths[m]);
   const s = unchecked(names.starts[m]);
   return n >= 0 ? nameProblemIn(names.data, s, s + n) : resourceNameProblem(unchecked(names.decoded[s]));
-}
-
-/** whether entry `i`'s name has a '/' */
-function hasSlash(map: QuantityMap, i: i32): bool {
-  const names = map.names;
-  const m = unchecked(names.positions[i]);
-  const n = unchecked(names.lengths[m]);
-  const s = unchecked(names.starts[m]);
-  if (n < 0) return unchecked(names.decoded[s]).indexOf("/") >= 0;
-  for (let k = 0; k < n; k++) if (load<u8>(names.data + <usize>(s + k)) == 0x2f) return true;
-  return false;
 }
 
 // 14: lmCache.hostMemory.capacity must be positive

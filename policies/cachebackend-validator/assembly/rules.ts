@@ -501,7 +501,7 @@ function validateSGLangHiCache(b: Backend, spec: Path, errs: FieldErrorList): vo
   }
   const keys = sortedMembers(backendConfig);
   for (let k = 0; k < keys.count; k++) {
-    if (keys.keyIs(k, "model")) continue;
+    if (keys.keyStartsWith(k, "model", true)) continue;
     if (errs.full) errs.omit();
     else {
       const key = keys.key(k);
