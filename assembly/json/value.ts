@@ -582,6 +582,21 @@ export class JsonValue {
     const vi = this.recordAt(doc, i);
     return vi >= 0 && doc.existing(vi) === null ? vi : -1;
   }
+  /** for reading item (or member) `i` in place: its value's text is [out[0], out[1]) and a
+   *  member's raw key, between its quotes, [out[2], out[3] & ~KEY_ESCAPED) (out[3] negative when the key
+   *  has escapes) of the bytes at the address returned; 0 when the records do not answer for it (its
+   *  node was handed out, or it was added: read it with at/keyAt). In order, a step costs O(1). */
+  rawSpansAt(i: i32, out: StaticArray<i32>): usize {
+    const vi = this.rawItemRecord(i);
+    const doc = this._doc;
+    if (vi < 0 || doc === null) return 0;
+    const table = doc.table;
+    unchecked((out[0] = table.start(vi)));
+    unchecked((out[1] = table.end(vi)));
+    unchecked((out[2] = table.keyStart(vi)));
+    unchecked((out[3] = table.keyEnd(vi)));
+    return doc.bytes.dataStart;
+  }
   /** what `at(i)` then `stringValue()` answers (for an object: its i-th member value) */
   itemStringValue(i: i32): string | null {
     const vi = this.rawItemRecord(i);

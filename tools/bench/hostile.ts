@@ -42,13 +42,12 @@ export const HOSTILE_TARGETS = {
  * 50,000 args, the flag edits then read only what they append; what is left is the parse, the
  * string checks of the args and writing them back.
  *
- * cachebackend-validator many-resources (~14× in CPU time): 50,000+ resource names are decoded,
- * sorted and checked, and each value's text decoded, before 50,000 violations are counted. Its
- * other shapes read the backend in place from the DOM's records and are held to the CI budget.
+ * cachebackend-validator's shapes all read the backend in place from the DOM's records and are
+ * held to the CI budget (many-resources, ~8× in CPU time since its resource names and values are
+ * sorted and checked on their raw bytes, was the last listed).
  */
 export const KNOWN_OVER_BUDGET: readonly string[] = [
   "lmcache-injector/pull-secrets-annotation-150k",
-  "cachebackend-validator/many-resources",
   "cacheblend-injector/args-50k",
   "cacheblend-injector/pull-secrets-annotation-150k",
 ];

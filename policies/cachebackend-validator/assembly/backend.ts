@@ -21,6 +21,7 @@ import {
 } from "../../../assembly/validate/index";
 import { KERNEL_CHECK_ANNOTATION } from "../../../assembly/keys/index";
 import { Quantity, parseQuantity, quantityOfValue, readQuantityAt } from "../../../assembly/validate/quantity";
+import { uninitializedI32s } from "../../../assembly/util/memory";
 
 // ---- names of the API (docs/policies/cachebackend-validator.md#fields) ----
 // @ts-ignore: decorator
@@ -85,20 +86,45 @@ export class ProviderBlock {
 }
 
 /** One map of a `resources` block (`requests` or `limits`): its distinct names in sorted order
- *  (V4) and the quantity text of each (trimmed; null for a null value or one that is not a
- *  quantity, reported when read). A quantity is parsed only when a rule needs it. */
+ *  (V4) and the quantity text of each (trimmed; none for a null value or one that is not a
+ *  quantity, reported when read). Entry `k` is member `names.positions[k]`; its value, when only
+ *  digits, is kept as its span and decoded only when asked for, like the name. A quantity is
+ *  parsed only when a rule needs it. */
 export class QuantityMap {
-  /** resourceNameProblem of each name, once asked */
-  problems: (string | null)[];
   constructor(
-    public names: string[],
-    public texts: (string | null)[],
-  ) {
-    this.problems = new Array<string | null>(names.length);
+    public names: SortedMembers,
+    /** per member: a value of digits only at starts[i] (length > 0), no text (0), or a text in
+     *  `texts[starts[i]]` (-1) */
+    public starts: StaticArray<i32>,
+    public lengths: StaticArray<i32>,
+    public texts: string[],
+  ) {}
+  get count(): i32 {
+    return this.names.count;
   }
-  /** the quantity of entry `i`, or null */
-  quantity(i: i32): Quantity | null {
-    const text = unchecked(this.texts[i]);
+  name(k: i32): string {
+    return this.names.key(k);
+  }
+  /** the quantity text of entry `k`, or null */
+  text(k: i32): string | null {
+    const i = unchecked(this.names.positions[k]);
+    const n = unchecked(this.lengths[i]);
+    const s = unchecked(this.starts[i]);
+    if (n == 0) return null;
+    return n > 0 ? String.UTF8.decodeUnsafe(this.names.data + <usize>s, <usize>n) : unchecked(this.texts[s]);
+  }
+  hasText(k: i32): bool {
+    return unchecked(this.lengths[unchecked(this.names.positions[k])]) != 0;
+  }
+  /** digits only: a whole, non-negative quantity */
+  isPlain(k: i32): bool {
+    const i = unchecked(this.names.positions[k]);
+    const n = unchecked(this.lengths[i]);
+    return n > 0 || (n < 0 && isPlainInteger(unchecked(this.texts[unchecked(this.starts[i])])));
+  }
+  /** the quantity of entry `k`, or null */
+  quantity(k: i32): Quantity | null {
+    const text = this.text(k);
     return text !== null ? parseQuantity(text).quantity : null;
   }
 }
@@ -555,29 +581,41 @@ function readResourceBlock(
 
 function readQuantityMap(node: JsonValue, key: string, at: Path, errs: FieldErrorList): QuantityMap {
   const map = readObjectAt(node, key, at, errs).value;
-  if (map === null) return new QuantityMap([], []);
-  const members = sortedMembers(map);
-  const names = members.keys;
-  const last = members.positions;
-  const count = names.length;
-  // each name's value read in document order (positional access is cheap only in order): its
-  // text, or for a value that is not a quantity its node and Kubernetes' error
-  const n = map.size();
+  const names = sortedMembers(map);
+  const last = names.positions;
+  const count = names.count;
+  // each name's value read in document order (positional access is cheap only in order): the
+  // span of digits only, else its text, or for a value that is not a quantity its node and
+  // Kubernetes' error (see QuantityMap)
+  const n = map !== null ? map.size() : 0;
   const read = new StaticArray<u8>(n);
   for (let k = 0; k < count; k++) unchecked((read[unchecked(last[k])] = 1));
-  const texts = new StaticArray<string | null>(n);
-  const failed = new StaticArray<JsonValue | null>(n);
-  for (let i = 0; i < n; i++) {
+  // written for every member read, the only ones read
+  const starts = uninitializedI32s(n);
+  const lengths = uninitializedI32s(n);
+  const texts = new Array<string>();
+  const failed = new Array<JsonValue>();
+  const errors = new Array<string>();
+  const span = new StaticArray<i32>(4);
+  for (let i = 0; i < n && map !== null; i++) {
     if (unchecked(read[i]) == 0) continue;
+    const data = map.rawSpansAt(i, span);
+    const s = unchecked(span[0]) + 1;
+    const e = unchecked(span[1]) - 1;
+    unchecked((starts[i] = s));
+    unchecked((lengths[i] = e - s));
+    if (data != 0 && e > s && load<u8>(data + <usize>s - 1) == 0x22 && digitsOnly(data, s, e)) continue;
+    unchecked((lengths[i] = 0));
     // a string value is decoded in place, and parsed only when it is more than digits; a node
     // only for a value that is not a string, or not a quantity
     let text = map.itemStringValue(i);
+    let bad: JsonValue | null = null;
     if (text !== null) {
       text = trimGoSpace(text);
       if (!isPlainInteger(text)) {
         const error = parseQuantity(text).error;
         if (error.length > 0) {
-          unchecked((failed[i] = map.at(i)));
+          bad = map.at(i);
           text = error;
         }
       }
@@ -587,30 +625,37 @@ function readQuantityMap(node: JsonValue, key: string, at: Path, errs: FieldErro
       const parsed = quantityOfValue(v);
       if (parsed.ok) text = v.numberText();
       else {
-        unchecked((failed[i] = v));
+        bad = v;
         text = parsed.error;
       }
     }
-    unchecked((texts[i] = text));
+    if (bad !== null) {
+      unchecked((starts[i] = failed.length));
+      unchecked((lengths[i] = -2));
+      failed.push(bad);
+      errors.push(text);
+    } else {
+      unchecked((starts[i] = texts.length));
+      unchecked((lengths[i] = -1));
+      texts.push(text);
+    }
   }
-  // in name order: the errors reported, the texts kept
-  const values = new Array<string | null>(count);
+  // in name order: the errors reported (those values have no text)
   const mapPath = at.child(key);
   for (let k = 0; k < count; k++) {
     const i = unchecked(last[k]);
-    const bad = unchecked(failed[i]);
-    if (bad === null) {
-      unchecked((values[k] = unchecked(texts[i])));
-      continue;
-    }
+    if (unchecked(lengths[i]) != -2) continue;
+    unchecked((lengths[i] = 0));
+    const t = unchecked(starts[i]);
     if (errs.full) errs.omit();
-    else {
-      // a failed value's text is its parse error (set above, never null)
-      const error = unchecked(texts[i]);
-      errs.add(invalidJsonValue(mapPath.key(unchecked(names[k])), bad, error !== null ? error : ""));
-    }
+    else errs.add(invalidJsonValue(mapPath.key(names.key(k)), unchecked(failed[t]), unchecked(errors[t])));
   }
-  return new QuantityMap(names, values);
+  return new QuantityMap(names, starts, lengths, texts);
+}
+
+function digitsOnly(data: usize, s: i32, e: i32): bool {
+  for (let i = s; i < e; i++) if (<u32>load<u8>(data + <usize>i) - 0x30 > 9) return false;
+  return true;
 }
 
 /** Digits only: a quantity that is a whole number, not negative, read without parsing it. */
@@ -623,44 +668,132 @@ export function isPlainInteger(text: string): bool {
 
 /** The distinct member names of an object in sorted order (the order map-iterating rules report
  *  in, V4), each with the position of its last member (a repeated key is one map entry, the last
- *  one winning, as it does for a decoded map). */
+ *  one winning, as it does for a decoded map). A key of ASCII without escapes (nearly every one)
+ *  is sorted and compared on its raw bytes (their order is its characters') and decoded only when
+ *  asked for; the others are decoded to be sorted. */
 export class SortedMembers {
   constructor(
-    public keys: string[],
-    public positions: i32[],
+    /** the address of the document's bytes (the members' keys and values) */
+    public data: usize,
+    /** per member: its raw key's start and length; length -1 for a key decoded into
+     *  `decoded[start]` */
+    public starts: StaticArray<i32>,
+    public lengths: StaticArray<i32>,
+    public decoded: string[],
+    /** the member of each distinct key (its last), in key order: the first `count` */
+    public positions: StaticArray<i32>,
+    public count: i32,
   ) {}
+  /** the decoded key of entry `k` */
+  key(k: i32): string {
+    return memberKey(this, unchecked(this.positions[k]));
+  }
+  /** whether entry `k`'s key starts with `prefix` (ASCII; `whole`: is `prefix`) */
+  keyStartsWith(k: i32, prefix: string, whole: bool = false): bool {
+    const i = unchecked(this.positions[k]);
+    const n = unchecked(this.lengths[i]);
+    const s = unchecked(this.starts[i]);
+    if (n < 0) {
+      const d = unchecked(this.decoded[s]);
+      return whole ? d == prefix : d.startsWith(prefix);
+    }
+    return (!whole || n == prefix.length) && rawStartsWith(this.data, s, s + n, prefix);
+  }
+  /** the entry of `other`'s entry `k`'s key among these, or -1 (binary search: maps can be long) */
+  find(other: SortedMembers, k: i32): i32 {
+    const j = unchecked(other.positions[k]);
+    let lo = 0;
+    let hi = this.count - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = compareMembers(this, unchecked(this.positions[mid]), other, j);
+      if (c == 0) return mid;
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
 }
 
-// the keys the comparator sorts positions by (AssemblyScript functions close over nothing)
-let sortingKeys: string[] = [];
+/** the decoded key of member `i` */
+function memberKey(a: SortedMembers, i: i32): string {
+  const n = unchecked(a.lengths[i]);
+  const s = unchecked(a.starts[i]);
+  return n >= 0 ? String.UTF8.decodeUnsafe(a.data + <usize>s, <usize>n) : unchecked(a.decoded[s]);
+}
+
+/** member `i`'s key of `a` against member `j`'s of `b`, in the order of the decoded keys (of
+ *  their UTF-16 units: a raw key is ASCII, its bytes are its units) */
+function compareMembers(a: SortedMembers, i: i32, b: SortedMembers, j: i32): i32 {
+  const n = unchecked(a.lengths[i]);
+  const m = unchecked(b.lengths[j]);
+  if (n < 0 || m < 0) return memberKey(a, i).localeCompare(memberKey(b, j));
+  const p = a.data + <usize>unchecked(a.starts[i]);
+  const q = b.data + <usize>unchecked(b.starts[j]);
+  const l = min(n, m);
+  for (let k = 0; k < l; k++) {
+    const c = <i32>load<u8>(p + <usize>k) - <i32>load<u8>(q + <usize>k);
+    if (c != 0) return c;
+  }
+  return n - m;
+}
+
+/** whether the bytes [s, e) at `data` start with `prefix` (ASCII) */
+export function rawStartsWith(data: usize, s: i32, e: i32, prefix: string): bool {
+  if (e - s < prefix.length) return false;
+  for (let k = 0; k < prefix.length; k++)
+    if (<i32>load<u8>(data + <usize>(s + k)) != prefix.charCodeAt(k)) return false;
+  return true;
+}
+
+// the members the comparator sorts positions of (AssemblyScript functions close over nothing)
+let sorting: SortedMembers | null = null;
 
 function byKeyThenPosition(a: i32, b: i32): i32 {
-  const c = unchecked(sortingKeys[a]).localeCompare(unchecked(sortingKeys[b]));
+  const s = sorting;
+  const c = s !== null ? compareMembers(s, a, s, b) : 0;
   return c != 0 ? c : a - b;
 }
 
-export function sortedMembers(map: JsonValue): SortedMembers {
-  const n = map.size();
-  const keys = new Array<string>(n);
-  const order = new Array<i32>(n);
-  for (let i = 0; i < n; i++) {
-    unchecked((keys[i] = map.keyAt(i))); // in order: positional access is cheap only sequentially
+/** sortedMembers of `map`; none when it is null */
+export function sortedMembers(map: JsonValue | null): SortedMembers {
+  const n = map !== null ? map.size() : 0;
+  // every item is written before it is read
+  const starts = uninitializedI32s(n);
+  const lengths = uninitializedI32s(n);
+  const order = uninitializedI32s(n);
+  const decoded = new Array<string>();
+  const span = new StaticArray<i32>(4);
+  let data: usize = 0;
+  for (let i = 0; i < n && map !== null; i++) {
     unchecked((order[i] = i));
+    // in order: positional access is cheap only sequentially
+    const d = map.rawSpansAt(i, span);
+    let s = unchecked(span[2]);
+    const e = unchecked(span[3]);
+    // (the values read in place, by QuantityMap, are in the same bytes)
+    if (d != 0) data = d;
+    let length = d == 0 || e < 0 ? -1 : e - s;
+    for (let k = s; k < e && length >= 0; k++) if (load<u8>(d + <usize>k) >= 0x80) length = -1;
+    if (length < 0) {
+      s = decoded.length;
+      decoded.push(map.keyAt(i));
+    }
+    unchecked((starts[i] = s));
+    unchecked((lengths[i] = length));
   }
-  sortingKeys = keys;
+  const members = new SortedMembers(data, starts, lengths, decoded, order, n);
+  sorting = members;
   order.sort(byKeyThenPosition);
-  sortingKeys = [];
+  sorting = null;
   // the last of each run of equal keys, in place
   let count = 0;
   for (let k = 0; k < n; k++) {
     const i = unchecked(order[k]);
-    const key = unchecked(keys[i]);
-    if (k + 1 < n && unchecked(keys[unchecked(order[k + 1])]) == key) continue;
+    if (k + 1 < n && compareMembers(members, i, members, unchecked(order[k + 1])) == 0) continue;
     unchecked((order[count] = i));
     count++;
   }
-  order.length = count;
-  const distinct = new Array<string>(count);
-  for (let k = 0; k < count; k++) unchecked((distinct[k] = unchecked(keys[unchecked(order[k])])));
-  return new SortedMembers(distinct, order);
+  members.count = count;
+  return members;
 }

@@ -5,20 +5,16 @@ import {
   FieldErrorList,
   invalidString,
   forbidden,
-  matchesDns1123SubdomainPatternIn,
-  DNS1123_SUBDOMAIN_MAX_LENGTH,
+  isDns1123SubdomainBytes,
   goQuote,
 } from "../../../assembly/validate/index";
 import { Quantity, parseQuantity, isMultipleOf } from "../../../assembly/validate/quantity";
-import { Backend, ResourceBlock, QuantityMap, isPlainInteger } from "./backend";
+import { Backend, ResourceBlock, QuantityMap, rawStartsWith } from "./backend";
+import { concat } from "../../../assembly/util/text";
 
 // @ts-ignore: decorator
 @lazy
 const HUGEPAGES_PREFIX = "hugepages-";
-
-function overcommittable(name: string): bool {
-  return name == "cpu" || name == "memory" || name == "ephemeral-storage";
-}
 
 /** The page size of a `hugepages-<size>` name; null when the name is not one or its size is not
  *  a positive quantity. */
@@ -32,58 +28,58 @@ function hugePageSize(name: string): Quantity | null {
 
 /** Why `name` is not a valid container resource name, or "" when it is. */
 export function resourceNameProblem(name: string): string {
-  if (name.startsWith(HUGEPAGES_PREFIX)) {
-    return hugePageSize(name) === null ? "hugepages resources need a positive page size (e.g. hugepages-2Mi)" : "";
+  const bytes = String.UTF8.encode(name);
+  return nameProblemIn(changetype<usize>(bytes), 0, bytes.byteLength);
+}
+
+/** resourceNameProblem of the UTF-8 name [s, e) at `data`, read in place (a name of every
+ *  resource map is checked; a valid one is ASCII, so its bytes are its characters) */
+function nameProblemIn(data: usize, s: i32, e: i32): string {
+  if (rawStartsWith(data, s, e, HUGEPAGES_PREFIX)) {
+    return hugePageSize(String.UTF8.decodeUnsafe(data + <usize>s, <usize>(e - s))) === null
+      ? "hugepages resources need a positive page size (e.g. hugepages-2Mi)"
+      : "";
   }
-  const slash = name.indexOf("/");
+  let slash = -1;
+  let slashes = 0;
+  for (let i = s; i < e; i++) {
+    if (load<u8>(data + <usize>i) != 0x2f) continue;
+    if (slash < 0) slash = i;
+    slashes++;
+  }
   if (slash < 0) {
-    return overcommittable(name)
+    const n = e - s;
+    return (n == 3 && rawStartsWith(data, s, e, "cpu")) ||
+      (n == 6 && rawStartsWith(data, s, e, "memory")) ||
+      (n == 17 && rawStartsWith(data, s, e, "ephemeral-storage"))
       ? ""
       : "a resource without a domain prefix must be cpu, memory, ephemeral-storage or hugepages-<size>";
   }
-  if (name.startsWith("kubernetes.io/") || name.startsWith("requests.kubernetes.io/")) {
+  if (rawStartsWith(data, s, e, "kubernetes.io/") || rawStartsWith(data, s, e, "requests.kubernetes.io/")) {
     return "the kubernetes.io/ and requests.kubernetes.io/ prefixes are reserved for native resources";
   }
-  if (!isQualifiedName(name)) {
-    return "must be a qualified name (a DNS subdomain prefix, '/', then at most 63 alphanumeric characters, '-', '_' or '.', starting and ending with an alphanumeric character)";
+  // Kubernetes `IsQualifiedName` with a prefix: `<DNS-1123 subdomain>/<name>`, the name 1-63
+  // characters of `[-A-Za-z0-9_.]`, alphanumeric at both ends
+  let qualified = slashes == 1 && isDns1123SubdomainBytes(data, s, slash) && e - slash - 1 <= 63 && e - slash > 1;
+  for (let i = slash + 1; i < e; i++) {
+    const c = <i32>load<u8>(data + <usize>i);
+    const alnum = <u32>(c - 0x30) < 10 || <u32>((c | 0x20) - 0x61) < 26;
+    const inner = i > slash + 1 && i < e - 1;
+    if (!alnum && !(inner && (c == 0x2d || c == 0x5f || c == 0x2e))) qualified = false;
   }
-  return "";
+  return qualified
+    ? ""
+    : "must be a qualified name (a DNS subdomain prefix, '/', then at most 63 alphanumeric characters, '-', '_' or '.', starting and ending with an alphanumeric character)";
 }
 
-function isNameChar(c: i32, inner: bool): bool {
-  const alnum = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-  return alnum || (inner && (c == 0x2d || c == 0x5f || c == 0x2e));
-}
-
-/** Kubernetes `IsQualifiedName` for a name with a prefix: `<DNS-1123 subdomain>/<name>`, the
- *  name 1-63 characters of `[-A-Za-z0-9_.]`, alphanumeric at both ends. */
-function isQualifiedName(s: string): bool {
-  const slash = s.indexOf("/");
-  if (slash != s.lastIndexOf("/")) return false;
-  // read in place: a name of every resource map is checked
-  if (slash == 0 || slash > DNS1123_SUBDOMAIN_MAX_LENGTH || !matchesDns1123SubdomainPatternIn(s, 0, slash))
-    return false;
-  const n = s.length - slash - 1;
-  if (n == 0 || n > 63) return false;
-  for (let i = slash + 1; i < s.length; i++) {
-    const inner = i > slash + 1 && i < s.length - 1;
-    if (!isNameChar(s.charCodeAt(i), inner)) return false;
-  }
-  return true;
-}
-
-/** Position of `name` in the sorted `names`, or -1 (binary search: maps can be long). */
-function indexOf(names: string[], name: string): i32 {
-  let lo = 0;
-  let hi = names.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const m = unchecked(names[mid]);
-    if (m == name) return mid;
-    if (m < name) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+/** whether entry `k`'s name is cpu, memory or ephemeral-storage (compared in place) */
+function overcommittableAt(map: QuantityMap, k: i32): bool {
+  const names = map.names;
+  return (
+    names.keyStartsWith(k, "cpu", true) ||
+    names.keyStartsWith(k, "memory", true) ||
+    names.keyStartsWith(k, "ephemeral-storage", true)
+  );
 }
 
 /** Rules `from`..`to` of 10-13 and 15-17 on one block (rule 14 is not about a block). */
@@ -102,20 +98,21 @@ function limitAgainstRequest(block: ResourceBlock, errs: FieldErrorList): void {
   const limitsPath = block.path.child("limits");
   const limits = block.limits;
   const requests = block.requests;
-  for (let i = 0; i < limits.names.length; i++) {
-    const name = limits.names[i];
-    const r = indexOf(requests.names, name);
+  for (let i = 0; i < limits.count; i++) {
+    const r = requests.names.find(limits.names, i);
     if (r < 0) continue;
     const limit = limits.quantity(i);
     const request = requests.quantity(r);
     if (limit === null || request === null) continue;
-    if (overcommittable(name) ? limit.cmp(request) >= 0 : limit.cmp(request) == 0) continue;
+    const over = overcommittableAt(limits, i);
+    if (over ? limit.cmp(request) >= 0 : limit.cmp(request) == 0) continue;
     if (errs.full) {
       errs.omit(); // past the collection limit violations are only counted
       continue;
     }
+    const name = limits.name(i);
     const requestText = block.label + ".requests[" + name + "] (" + request.toString() + ")";
-    const detail = overcommittable(name)
+    const detail = over
       ? "must be greater than or equal to " + requestText
       : "must equal " +
         requestText +
@@ -130,23 +127,26 @@ function limitAgainstRequest(block: ResourceBlock, errs: FieldErrorList): void {
 function requestWithoutLimit(block: ResourceBlock, errs: FieldErrorList): void {
   const requestsPath = block.path.child("requests");
   const requests = block.requests;
-  for (let i = 0; i < requests.names.length; i++) {
-    const name = requests.names[i];
-    if (requests.texts[i] === null || overcommittable(name) || indexOf(block.limits.names, name) >= 0) continue;
+  for (let i = 0; i < requests.count; i++) {
+    if (!requests.hasText(i) || overcommittableAt(requests, i) || block.limits.names.find(requests.names, i) >= 0)
+      continue;
     if (errs.full) {
       errs.omit();
       continue;
     }
     // a value with a text parses (the others were reported where they were read)
+    const name = requests.name(i);
     const requested = requests.quantity(i);
     errs.add(
       invalidString(
         requestsPath.key(name),
         requested !== null ? requested.toString() : "",
-        goQuote(name) +
-          " is a non-overcommittable resource — it must also be set in " +
-          block.label +
+        concat(
+          goQuote(name),
+          " is a non-overcommittable resource — it must also be set in ",
+          block.label,
           ".limits with the same value (hugepages and extended resources require requests and limits to be declared together)",
+        ),
       ),
     );
   }
@@ -173,40 +173,41 @@ function perQuantity(block: ResourceBlock, errs: FieldErrorList, rule: i32): voi
 
 function quantityMap(block: ResourceBlock, map: QuantityMap, key: string, errs: FieldErrorList, rule: i32): void {
   const mapPath = block.path.child(key);
-  for (let i = 0; i < map.names.length; i++) {
-    const name = map.names[i];
-    const text = map.texts[i];
-    // whether the rule rejects the entry, decided without building the violation; a quantity is
-    // parsed only when more than digits (digits are a whole, non-negative number)
+  for (let i = 0; i < map.count; i++) {
+    // whether the rule rejects the entry, decided without building the violation (nor decoding
+    // the name); a quantity is parsed only when more than digits (digits are a whole,
+    // non-negative number)
     let q: Quantity | null = null;
     let size: Quantity | null = null;
     let problem = "";
     if (rule == 13) {
-      if (text === null || isPlainInteger(text)) continue;
+      if (map.isPlain(i)) continue;
       q = map.quantity(i);
       if (q === null || q.sign() >= 0) continue;
-    } else {
+    } else if (rule == 15) {
       problem = nameProblem(map, i);
-      if (rule == 15) {
-        if (problem.length == 0) continue;
+      if (problem.length == 0) continue;
+    } else {
+      // only a valid name is checked, the cheap tests first: a quantity of more than digits (16),
+      // a hugepages-<size> name (17)
+      if (!map.hasText(i) || (rule == 16 ? map.isPlain(i) : !map.names.keyStartsWith(i, HUGEPAGES_PREFIX))) continue;
+      if (nameProblem(map, i).length > 0) continue;
+      if (rule == 16) {
+        if (map.name(i).indexOf("/") < 0) continue;
+        q = map.quantity(i);
+        if (q === null || q.isInteger()) continue;
       } else {
-        if (text === null || problem.length > 0) continue;
-        if (rule == 16) {
-          if (isPlainInteger(text) || name.indexOf("/") < 0) continue;
-          q = map.quantity(i);
-          if (q === null || q.isInteger()) continue;
-        } else {
-          size = hugePageSize(name);
-          if (size === null) continue;
-          q = map.quantity(i);
-          if (q === null || isMultipleOf(q, size)) continue;
-        }
+        size = hugePageSize(map.name(i));
+        if (size === null) continue;
+        q = map.quantity(i);
+        if (q === null || isMultipleOf(q, size)) continue;
       }
     }
     if (errs.full) {
       errs.omit(); // past the collection limit violations are only counted
       continue;
     }
+    const name = map.name(i);
     const at = mapPath.key(name);
     // set above for every rule but 15 (which reports the name): "" never shows
     const shown = q !== null ? q.toString() : "";
@@ -235,14 +236,14 @@ function quantityMap(block: ResourceBlock, map: QuantityMap, key: string, errs: 
   }
 }
 
-/** resourceNameProblem of entry `i`, worked out once per map entry (rules 15-17 each ask). */
+/** resourceNameProblem of entry `i` (rules 15-17 each ask), on the raw name when it is ASCII
+ *  without escapes */
 function nameProblem(map: QuantityMap, i: i32): string {
-  let problem = unchecked(map.problems[i]);
-  if (problem === null) {
-    problem = resourceNameProblem(unchecked(map.names[i]));
-    unchecked((map.problems[i] = problem));
-  }
-  return problem;
+  const names = map.names;
+  const m = unchecked(names.positions[i]);
+  const n = unchecked(names.lengths[m]);
+  const s = unchecked(names.starts[m]);
+  return n >= 0 ? nameProblemIn(names.data, s, s + n) : resourceNameProblem(unchecked(names.decoded[s]));
 }
 
 // 14: lmCache.hostMemory.capacity must be positive

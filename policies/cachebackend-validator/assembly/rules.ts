@@ -499,12 +499,14 @@ function validateSGLangHiCache(b: Backend, spec: Path, errs: FieldErrorList): vo
       errs.add(notSupportedRaw(integration.child("failOpen"), "false", ["true"]));
     }
   }
-  const keys = backendConfig !== null ? sortedMembers(backendConfig).keys : new Array<string>();
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    if (key == "model") continue;
+  const keys = sortedMembers(backendConfig);
+  for (let k = 0; k < keys.count; k++) {
+    if (keys.keyStartsWith(k, "model", true)) continue;
     if (errs.full) errs.omit();
-    else errs.add(notSupportedString(spec.child("backendConfig").key(key), key, ["model"]));
+    else {
+      const key = keys.key(k);
+      errs.add(notSupportedString(spec.child("backendConfig").key(key), key, ["model"]));
+    }
   }
 }
 
