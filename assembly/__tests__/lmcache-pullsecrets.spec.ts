@@ -26,6 +26,24 @@ describe("resolveInjectedPullSecrets (D5)", () => {
   it("the first invalid name is reported", () => {
     const r = resolveInjectedPullSecrets([], "good, Bad_Name, also.Bad");
     expect(r.ok).toBe(false);
-    expect(r.invalidName).toBe("Bad_Name");
+    expect(r.detail).toBe('"Bad_Name" is not a valid Secret name');
+  });
+  it("an annotation over Kubernetes' 262144 bytes for all annotations is not read; at the limit it is", () => {
+    const key = "lmcache.ai/lmcache-image-pull-secrets";
+    // names of 9 characters and a comma: "s00000000,s00000001,…"
+    let list = "";
+    for (let i = 0; list.length + key.length < 262144 - 10; i++)
+      list += (list.length > 0 ? "," : "") + "s" + i.toString().padStart(8, "0");
+    list = list + ",".repeat(262144 - key.length - list.length);
+    expect(key.length + list.length).toBe(262144);
+    const atLimit = resolveInjectedPullSecrets([], list, key);
+    expect(atLimit.ok).toBe(true);
+    expect(atLimit.names.length).toBeGreaterThan(20000);
+    const over = resolveInjectedPullSecrets([], list + "s", key);
+    expect(over.ok).toBe(false);
+    expect(over.names.length).toBe(0);
+    expect(over.detail).toBe(
+      "annotation lmcache.ai/lmcache-image-pull-secrets is over Kubernetes' 262144-byte limit for all of a pod's annotations",
+    );
   });
 });

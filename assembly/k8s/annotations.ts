@@ -11,6 +11,20 @@ export const ANNOTATIONS = "annotations";
 @lazy
 export const LABELS = "labels";
 
+/** What the API server allows for all of an object's annotations together, keys and values in
+ *  bytes (apimachinery's TotalAnnotationSizeLimitB). It checks after admission, so a larger pod is
+ *  refused whatever a mutating policy does to it. */
+// @ts-ignore: decorator
+@inline
+export const MAX_ANNOTATIONS_BYTES: i32 = 262144;
+
+/** true when one annotation alone is over MAX_ANNOTATIONS_BYTES, so the object can never be
+ *  stored: a policy need not read it. A key is ASCII and a UTF-16 unit never stands for fewer
+ *  than one UTF-8 byte, so counting units never says so of an object that could be stored. */
+export function annotationOverTotalLimit(key: string, value: string): bool {
+  return key.length + value.length > MAX_ANNOTATIONS_BYTES;
+}
+
 /** "" when `object` is an object whose `metadata` is absent/null or an object whose
  *  `metadata.<mapName>` is absent, null or an object of strings; else the detail text. */
 export function checkMetadataStringMap(object: JsonValue, mapName: string): string {

@@ -94,6 +94,9 @@ export function detailInvalidEngineReference(ref: string): string {
 export function detailInvalidPullSecret(name: string): string {
   return '"' + echo(name) + '" is not a valid Secret name';
 }
+export function detailAnnotationOverTotalLimit(key: string): string {
+  return "annotation " + key + " is over Kubernetes' 262144-byte limit for all of a pod's annotations";
+}
 export function detailPayloadImageUnset(kind: string, ns: string, engine: string): string {
   return kind + " " + echo(ns) + "/" + echo(engine) + " has no injection.payloadImage.repository";
 }

@@ -28,7 +28,6 @@ import {
   REASON_UNKNOWN_PD_ROLE,
   detailEngineNotInline,
   detailInvalidEngineReference,
-  detailInvalidPullSecret,
   detailInvalidRequest,
   detailPayloadImageUnset,
   EngineKeys,
@@ -266,10 +265,9 @@ function prepareSteps<F>(
     const resolvedSecrets = resolveInjectedPullSecrets(
       injection.imagePullSecrets,
       annotationText(pod, keys.pullSecretsAnnotation),
+      keys.pullSecretsAnnotation,
     );
-    if (!resolvedSecrets.ok) {
-      return Decision.skip(REASON_INVALID_IMAGE_PULL_SECRETS, detailInvalidPullSecret(resolvedSecrets.invalidName));
-    }
+    if (!resolvedSecrets.ok) return Decision.skip(REASON_INVALID_IMAGE_PULL_SECRETS, resolvedSecrets.detail);
     out.secrets = resolvedSecrets.names;
   }
 
