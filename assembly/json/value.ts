@@ -6,7 +6,7 @@
 import { i64ToDecimal, u64ToDecimal } from "../util/decimal";
 import { decodeLiteral, jsonStringBytes } from "./arena";
 import { CHAR_BACKSLASH, CHAR_LOWER_T, CHAR_OPEN_BRACE, CHAR_QUOTE } from "./chars";
-import { JsonDoc, MemberProbe, handedOut, kindOfLeadByte, parseJson } from "./document";
+import { JsonDoc, MemberProbe, NODE_PAGE_BITS, NODE_PAGE_MASK, handedOut, kindOfLeadByte, parseJson } from "./document";
 import { containsBackslash, decodeStringBody, scanNumber, stringBodyDecodes } from "./grammar";
 import { keyBytesFor, rawKeyEquals, rawTextEquals, utf8Bytes } from "./keys";
 import { readIntText } from "./numbers";
@@ -694,15 +694,25 @@ export class JsonValue {
       const limit = min(table.next(this._vi), table.count);
       // past the records (a search that goes on after pushed items) there is no walk
       let vi = pos < this.recordCount(doc) ? this.recordAt(doc, pos) : -1;
+      // the handed-out nodes' pages (`handedOut` without a call per item), read again after a probe
+      let pages = doc.nodes;
       let cursor = -1;
       while (vi >= 0 && vi < limit) {
         const slot = recordSlot(records, vi);
-        const r = handedOut(doc, vi) ? -1 : rawItemTest(find, doc, data, slot, vi, key, text, wanted, flag);
+        const page =
+          pages !== null && (<u32>vi) >>> NODE_PAGE_BITS < <u32>pages.length
+            ? unchecked(pages[vi >>> NODE_PAGE_BITS])
+            : null;
+        const r =
+          page !== null && unchecked(page[vi & NODE_PAGE_MASK]) !== null
+            ? -1
+            : rawItemTest(find, doc, data, slot, vi, key, text, wanted, flag);
         if (r != 0) {
           // the cursor is here, so the probes find the item without a walk
           this._curPos = pos;
           this._curVi = vi;
           if (r > 0 || this.itemPasses(find, pos, key, text, flag)) return pos;
+          pages = doc.nodes;
         }
         const next = slotNext(slot);
         if (next <= vi) break;
