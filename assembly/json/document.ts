@@ -104,8 +104,8 @@ export function handedOut(doc: JsonDoc, i: i32): bool {
 
 /** value indices per page of the node table: a table of all of them, zeroed on the first node of
  *  a 1.5 MB document, cost as much as the rules that read a few dozen values */
-const NODE_PAGE_BITS: i32 = 8;
-const NODE_PAGE_MASK: i32 = (1 << NODE_PAGE_BITS) - 1;
+export const NODE_PAGE_BITS: i32 = 8;
+export const NODE_PAGE_MASK: i32 = (1 << NODE_PAGE_BITS) - 1;
 
 /**
  * One parsed document (or a clean copy of a part of it): the validator's value records, and the

@@ -6,7 +6,7 @@
 import { i64ToDecimal, u64ToDecimal } from "../util/decimal";
 import { decodeLiteral, jsonStringBytes } from "./arena";
 import { CHAR_BACKSLASH, CHAR_LOWER_T, CHAR_OPEN_BRACE, CHAR_QUOTE } from "./chars";
-import { JsonDoc, MemberProbe, handedOut, kindOfLeadByte, parseJson } from "./document";
+import { JsonDoc, MemberProbe, NODE_PAGE_BITS, NODE_PAGE_MASK, handedOut, kindOfLeadByte, parseJson } from "./document";
 import { containsBackslash, decodeStringBody, scanNumber, stringBodyDecodes } from "./grammar";
 import { keyBytesFor, rawKeyEquals, rawTextEquals, utf8Bytes } from "./keys";
 import { readIntText } from "./numbers";
@@ -69,16 +69,18 @@ function rawMayStartWith(data: usize, start: i32, end: i32, prefix: string, want
   const s = start + 1;
   const e = end - 1;
   const n = wanted !== null ? wanted.length : prefix.length;
-  const m = min(n, e - s);
-  for (let k = 0; k < m; k++) {
+  // an escape only makes a text shorter: a body of fewer bytes than the prefix cannot start with it
+  // (most args are turned away here, before their bytes are read)
+  if (e - s < n) return false;
+  for (let k = 0; k < n; k++) {
     const b = <u32>load<u8>(data + <usize>(s + k));
     if (b == CHAR_BACKSLASH) return true;
     const w =
       wanted !== null ? <u32>unchecked(wanted[k]) : <u32>load<u16>(changetype<usize>(prefix) + ((<usize>k) << 1));
     if (b != w) return false;
   }
-  // the whole body matched a part of the prefix without an escape: it starts with it iff long enough
-  return e - s >= n;
+  // the body starts with the prefix, without an escape
+  return true;
 }
 
 /** the first (up to) 8 UTF-8 bytes of `text` in one word, low byte first; `mask` covers them */
@@ -124,6 +126,8 @@ const FIND_WITH_STRING = 3;
 
 /** Judges the item of record `vi` (its node never handed out) on its raw bytes for `find`: 1 it
  *  passes, 0 it does not, -1 the bytes cannot tell (a prefix met an escape: decode to know). */
+// @ts-ignore: decorator
+@inline
 function rawItemTest(
   find: i32,
   doc: JsonDoc,
@@ -711,22 +715,36 @@ export class JsonValue {
       const limit = min(table.next(this._vi), table.count);
       // past the records (a search that goes on after pushed items) there is no walk
       let vi = pos < this.recordCount(doc) ? this.recordAt(doc, pos) : -1;
+      // the handed-out nodes' pages (`handedOut` without a call per item), read again after a probe
+      let pages = doc.nodes;
+      let cursor = -1;
       while (vi >= 0 && vi < limit) {
         const slot = recordSlot(records, vi);
-        const r = handedOut(doc, vi) ? -1 : rawItemTest(find, doc, data, slot, vi, key, text, wanted, flag);
+        const page =
+          pages !== null && (<u32>vi) >>> NODE_PAGE_BITS < <u32>pages.length
+            ? unchecked(pages[vi >>> NODE_PAGE_BITS])
+            : null;
+        const r =
+          page !== null && unchecked(page[vi & NODE_PAGE_MASK]) !== null
+            ? -1
+            : rawItemTest(find, doc, data, slot, vi, key, text, wanted, flag);
         if (r != 0) {
           // the cursor is here, so the probes find the item without a walk
           this._curPos = pos;
           this._curVi = vi;
           if (r > 0 || this.itemPasses(find, pos, key, text, flag)) return pos;
+          pages = doc.nodes;
         }
         const next = slotNext(slot);
         if (next <= vi) break;
-        // the cursor follows, so the tail below is reached without another walk
-        this._curPos = pos;
-        this._curVi = vi;
+        cursor = vi;
         vi = next;
         pos++;
+      }
+      // the cursor follows, so the tail below is reached without another walk
+      if (cursor >= 0) {
+        this._curPos = pos - 1;
+        this._curVi = cursor;
       }
       if (vi < 0) pos = max(pos, this.recordCount(doc));
     }

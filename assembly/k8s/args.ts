@@ -234,12 +234,13 @@ export function argsReadBy(array: JsonValue, prefixes: string[], flags: string[]
 }
 
 /** `hasFlag(containerArgs(container), flag)`: 1 or 0, and -1 where containerArgs is null (args not
- *  an array of strings) */
-export function containerHasFlag(container: JsonValue, flag: string): i32 {
+ *  an array of strings; `checked`: the caller has made sure they are, as `checkContainerFields`
+ *  does, so they are not walked once more for it) */
+export function containerHasFlag(container: JsonValue, flag: string, checked: bool = false): i32 {
   const args = container.getPresent("args");
   if (args === null) return 0;
   // read in place: 50,000 args are not decoded to look for one flag
-  if (!isStringArray(args)) return -1;
+  if (checked ? !args.isArray() : !isStringArray(args)) return -1;
   return indexOfFlag(args, flag, flag + "=") >= 0 ? 1 : 0;
 }
 

@@ -283,9 +283,9 @@ function prepareSteps<F>(
     const conflict = stagingConflict(pod, target.index, target.name, keys);
     if (conflict.length > 0) return Decision.skip(REASON_STAGING_CONFLICT, conflict);
   }
-  // read in place: 50,000 args are not decoded to look for one flag
-  const hasKV = containerHasFlag(container, KV_TRANSFER_CONFIG_FLAG);
-  if (hasKV < 0) return invalidRequest(containerPath(target.index) + ".args is not an array of strings");
+  // read in place: 50,000 args are not decoded to look for one flag (checkContainerFields has made
+  // them an array of strings)
+  const hasKV = containerHasFlag(container, KV_TRANSFER_CONFIG_FLAG, true);
   const mode = cbDecoder
     ? IpcMode.None
     : decideIpcMode(request.settings, injection.generation, out.kvText, idof<F>() == idof<CacheBlendFlavor>());
