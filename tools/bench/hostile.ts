@@ -162,6 +162,28 @@ function labelsOf(r: Json, n: number): void {
 
 type ShapeMaker = (name: string, description: string, mutate: Mutator) => HostileShape;
 
+/** An injector's pull-secret override annotation: over Kubernetes' limit for all annotations (a
+ *  quick skip) and at it (the longest list an injector reads). */
+function pullSecretAnnotationShapes(s: ShapeMaker, key: string): HostileShape[] {
+  return [
+    s(
+      "pull-secrets-annotation-150k",
+      "the pull-secrets annotation lists 150,000+ names (over Kubernetes' limit for all annotations: not read)",
+      (r, n) => {
+        annotationsOf(r)[key] = range(n, (i) => `s${i}`).join(",");
+      },
+    ),
+    s(
+      "pull-secrets-annotation-at-limit",
+      "the pull-secrets annotation at Kubernetes' 262,144-byte limit (39,000 names), 100,000+ labels beside",
+      (r, n) => {
+        annotationsOf(r)[key] = namesFilling(MAX_ANNOTATIONS_BYTES - key.length);
+        labelsOf(r, n);
+      },
+    ),
+  ];
+}
+
 /**
  * Shapes of the admission request around the object, the same for every policy: what the API
  * server fills in (the user's groups, the namespace) reaches the guest whatever the object is.
@@ -336,23 +358,7 @@ function lmcacheShapes(target: number): HostileShape[] {
     s("pod-pull-secrets-50k", "50,000+ pod imagePullSecrets (staging merges its own)", (r, n) => {
       specOf(r).imagePullSecrets = range(n, (i) => ({ name: `s${i}` }));
     }),
-    s(
-      "pull-secrets-annotation-150k",
-      "the pull-secrets annotation lists 150,000+ names (over Kubernetes' limit for all annotations: not read)",
-      (r, n) => {
-        annotationsOf(r)["lmcache.ai/lmcache-image-pull-secrets"] = range(n, (i) => `s${i}`).join(",");
-      },
-    ),
-    s(
-      "pull-secrets-annotation-at-limit",
-      "the pull-secrets annotation at Kubernetes' 262,144-byte limit (39,000 names), 100,000+ labels beside",
-      (r, n) => {
-        annotationsOf(r)["lmcache.ai/lmcache-image-pull-secrets"] = namesFilling(
-          MAX_ANNOTATIONS_BYTES - "lmcache.ai/lmcache-image-pull-secrets".length,
-        );
-        labelsOf(r, n);
-      },
-    ),
+    ...pullSecretAnnotationShapes(s, "lmcache.ai/lmcache-image-pull-secrets"),
     s(
       "bad-pull-secrets-annotation",
       "the pull-secrets annotation is one long invalid name of control characters (echoed in the skip warning)",
@@ -405,23 +411,7 @@ function cacheblendShapes(target: number): HostileShape[] {
       const a = annotationsOf(r);
       for (let i = 0; i < n; i++) a[`example.com/a${i}`] = "v";
     }),
-    s(
-      "pull-secrets-annotation-150k",
-      "the pull-secrets annotation lists 150,000+ names (over Kubernetes' limit for all annotations: not read)",
-      (r, n) => {
-        annotationsOf(r)["lmcache.ai/cacheblend-image-pull-secrets"] = range(n, (i) => `s${i}`).join(",");
-      },
-    ),
-    s(
-      "pull-secrets-annotation-at-limit",
-      "the pull-secrets annotation at Kubernetes' 262,144-byte limit (39,000 names), 100,000+ labels beside",
-      (r, n) => {
-        annotationsOf(r)["lmcache.ai/cacheblend-image-pull-secrets"] = namesFilling(
-          MAX_ANNOTATIONS_BYTES - "lmcache.ai/cacheblend-image-pull-secrets".length,
-        );
-        labelsOf(r, n);
-      },
-    ),
+    ...pullSecretAnnotationShapes(s, "lmcache.ai/cacheblend-image-pull-secrets"),
     s(
       "bad-engine-reference",
       "the engine annotation is a namespace and a long run of backslashes (echoed in the skip warning)",
