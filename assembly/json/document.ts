@@ -103,8 +103,9 @@ export function handedOut(doc: JsonDoc, i: i32): bool {
 }
 
 /** value indices per page of the node table: a table of all of them, zeroed on the first node of
- *  a 1.5 MB document, cost as much as the rules that read a few dozen values */
-export const NODE_PAGE_BITS: i32 = 8;
+ *  a 1.5 MB document, cost as much as the rules that read a few dozen values; pages of 64 (256
+ *  bytes), not 256: a 1 KB page for every small host answer was one 4 KiB page more per evaluation */
+export const NODE_PAGE_BITS: i32 = 6;
 export const NODE_PAGE_MASK: i32 = (1 << NODE_PAGE_BITS) - 1;
 
 /**
