@@ -9,7 +9,7 @@ import { Read, ReadState, JsonValue } from "../json/index";
 import { childPath, Path } from "./path";
 import { trimGoSpace } from "./chars";
 import { parseGoInt } from "./numbers";
-import { i64ToDecimal } from "../util/decimal";
+import { i64ToDecimal, u64ToDecimal } from "../util/decimal";
 
 // @ts-ignore: decorator
 @lazy
@@ -103,7 +103,7 @@ export class Quantity {
       v /= 1024;
       times++;
     }
-    return (this.negative ? "-" : "") + v.toString() + binarySuffix(times);
+    return (this.negative ? "-" : "") + u64ToDecimal(v) + binarySuffix(times);
   }
 }
 

@@ -18,6 +18,7 @@ import {
   MUST_BE_OBJECT,
   MUST_BE_STRING,
   trimGoSpace,
+  goLowerAscii,
 } from "../../../assembly/validate/index";
 import { KERNEL_CHECK_ANNOTATION } from "../../../assembly/keys/index";
 import { Quantity, parseQuantity, quantityOfValue, readQuantityAt } from "../../../assembly/validate/quantity";
@@ -289,9 +290,10 @@ export function normalizeRuntime(s: string): string {
   return s;
 }
 
-/** Go `strings.ToLower` (runtime names are compared lower-cased). */
+/** Go `strings.ToLower` for the code points it maps into ASCII (runtime names are compared
+ *  lower-cased; docs/decisions.md#cachebackend-validator: other letters keep their case). */
 export function lowerAscii(s: string): string {
-  return s.toLowerCase();
+  return goLowerAscii(s);
 }
 
 /** A read that marks the backend unreadable when the member has the wrong type. */

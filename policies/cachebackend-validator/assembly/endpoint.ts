@@ -1,7 +1,14 @@
 // Endpoint shapes per remote-storage provider and the in-cluster namespace of an endpoint
 // (docs/policies/cachebackend-validator.md#endpoint-shapes, #rule-6). Each check returns the
 // error text, or "" when the endpoint is fine.
-import { containsWhitespaceOrControl, trimGoSpace, goQuote, parseGoInt } from "../../../assembly/validate/index";
+import {
+  containsWhitespaceOrControl,
+  trimGoSpace,
+  goQuote,
+  parseGoInt,
+  goLowerAscii,
+  goLowerEquals,
+} from "../../../assembly/validate/index";
 import { PROVIDER_LMCACHE_SERVER, PROVIDER_MOONCAKE, PROVIDER_REDIS } from "./backend";
 
 // @ts-ignore: decorator
@@ -34,7 +41,7 @@ export function lmcacheEndpointError(endpoint: string): string {
   let rest = ep;
   const scheme = schemeOf(ep);
   if (scheme !== null) {
-    const lower = scheme.toLowerCase();
+    const lower = goLowerAscii(scheme);
     if (lower != "lm") {
       return (
         "endpoint scheme " +
@@ -123,7 +130,7 @@ export function providerEndpointError(provider: string, endpoint: string): strin
     let address = ep;
     const scheme = schemeOf(ep);
     if (scheme !== null) {
-      if (scheme.toLowerCase() != "mooncakestore") {
+      if (!goLowerEquals(scheme, "mooncakestore")) {
         return (
           "scheme " +
           goQuote(scheme) +
@@ -143,7 +150,7 @@ export function providerEndpointError(provider: string, endpoint: string): strin
 /** The namespace of an in-cluster Service endpoint (`<svc>.<ns>.svc[.cluster.local][:port]`),
  *  or "" when the endpoint is not one. */
 export function inClusterNamespace(endpoint: string): string {
-  let s = trimGoSpace(endpoint).toLowerCase();
+  let s = goLowerAscii(trimGoSpace(endpoint));
   const scheme = s.indexOf("://");
   if (scheme >= 0) s = s.substring(scheme + 3);
   for (let i = 0; i < s.length; i++) {

@@ -600,6 +600,47 @@ add(
   accept(),
 );
 add(
+  "lmcache-server-upper-case-scheme",
+  "#rule-1, #endpoint-shapes",
+  "the scheme is compared lower-cased: LM://cache:8200 is accepted",
+  create(
+    backend("vllm-lmcache", {
+      runtime: "VLLM",
+      remoteStorage: { provider: "LMCacheServer", ownership: "External", endpoint: "LM://cache:8200" },
+    }),
+  ),
+  accept(),
+);
+add(
+  "lmcache-server-non-ascii-scheme",
+  "#rule-1, #endpoint-shapes, decisions.md#cachebackend-validator",
+  "a scheme with a non-ASCII capital: A–Z are lower-cased in the message, Ä is printed as written",
+  create(
+    backend("vllm-lmcache", {
+      runtime: "VLLM",
+      remoteStorage: { provider: "LMCacheServer", ownership: "External", endpoint: "ÄB://x:1" },
+    }),
+  ),
+  reject(
+    one(
+      "vllm-lmcache",
+      'spec.remoteStorage.endpoint: Invalid value: "ÄB://x:1": endpoint scheme "Äb" is not supported; use a bare host:port (the LMCache adapter adds the lm:// scheme) or an explicit lm://host:port URL',
+    ),
+  ),
+);
+add(
+  "mooncake-kelvin-sign-scheme",
+  "#rule-1, #endpoint-shapes",
+  "Go lower-cases the Kelvin sign to k: a mooncaKestore:// scheme (U+212A) is the Mooncake scheme",
+  create(
+    backend("vllm-lmcache", {
+      runtime: "VLLM",
+      remoteStorage: { provider: "Mooncake", ownership: "External", endpoint: "moonca\u212Aestore://cache:50051" },
+    }),
+  ),
+  accept([MOONCAKE_WARNING]),
+);
+add(
   "redis-port-70000",
   "#rule-1, #endpoint-shapes",
   "Redis External endpoint with port 70000 (just past 65535)",
@@ -671,6 +712,18 @@ add(
     one(
       "external",
       'spec.endpoint: Forbidden: spec.endpoint references namespace "team-b" but CacheBackend is in namespace "team-a"; set spec.allowCrossNamespace=true to opt in to the cross-namespace reference',
+    ),
+  ),
+);
+add(
+  "legacy-cross-namespace-upper-case",
+  "#rule-6, decisions.md#cachebackend-validator",
+  "the in-cluster parse lower-cases the endpoint (İ is i in Go) before it takes the namespace",
+  create(backend("external", { type: "External", endpoint: "cache.TEAM-İ.SVC:8200" }, "team-a")),
+  reject(
+    one(
+      "external",
+      'spec.endpoint: Forbidden: spec.endpoint references namespace "team-i" but CacheBackend is in namespace "team-a"; set spec.allowCrossNamespace=true to opt in to the cross-namespace reference',
     ),
   ),
 );
