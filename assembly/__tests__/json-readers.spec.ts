@@ -301,3 +301,48 @@ describe("json sourceLength", () => {
     expect(JsonValue.array().sourceLength()).toBe(-1);
   });
 });
+
+const I64_MEMBERS =
+  '{"max":9223372036854775807,"over":9223372036854775808,"min":-9223372036854775808,"under":-9223372036854775809,"frac":1.5,"exp":1e3,"s":"1","n":null,"z":-0}';
+
+function checkI64Members(obj: JsonValue): void {
+  const max = obj.memberI64("max");
+  expect(max !== null && max.ok && max.value == i64.MAX_VALUE).toBe(true);
+  expect(obj.memberI64("over") === null).toBe(true);
+  const min = obj.memberI64("min");
+  expect(min !== null && min.ok && min.value == i64.MIN_VALUE).toBe(true);
+  expect(obj.memberI64("under") === null).toBe(true);
+  expect(obj.memberI64("frac") === null).toBe(true);
+  expect(obj.memberI64("exp") === null).toBe(true);
+  expect(obj.memberI64("s") === null).toBe(true);
+  expect(obj.memberI64("n") === null).toBe(true);
+  expect(obj.memberI64("missing") === null).toBe(true);
+  const z = obj.memberI64("z");
+  expect(z !== null && z.ok && z.value == 0).toBe(true);
+}
+
+describe("memberI64 (a member read as asI64 without a node)", () => {
+  it("answers as get(key).asI64() does, from the records", () => {
+    const doc = parse(I64_MEMBERS);
+    checkI64Members(doc);
+    // the same answers through the nodes
+    expect(member(doc, "max").asI64().value).toBe(i64.MAX_VALUE);
+    expect(member(doc, "over").asI64().ok).toBe(false);
+    expect(member(doc, "under").asI64().ok).toBe(false);
+  });
+
+  it("answers from the child list of a mutated object", () => {
+    const doc = parse(I64_MEMBERS);
+    expect(doc.set("added", JsonValue.int(7))).toBe(true);
+    checkI64Members(doc);
+    const added = doc.memberI64("added");
+    expect(added !== null && added.value == 7).toBe(true);
+  });
+
+  it("reads a replaced member's new value, not the record's", () => {
+    const doc = parse(I64_MEMBERS);
+    expect(doc.set("max", JsonValue.int(5))).toBe(true);
+    const v = doc.memberI64("max");
+    expect(v !== null && v.value == 5).toBe(true);
+  });
+});

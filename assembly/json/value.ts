@@ -207,10 +207,6 @@ export class JsonValue {
   _curPos: i32 = -1;
   _curVi: i32 = -1;
   _count: i32 = -1;
-  // the last key looked up in the records and its answer: policies read the same member of the
-  // same object several times (the key is held, so its identity cannot be reused meanwhile)
-  _lookupKey: string | null = null;
-  _lookupVi: i32 = -1;
 
   /** a node over bytes[start, end) */
   static _span(kind: JsonKind, bytes: Uint8Array, doc: JsonDoc | null, vi: i32, start: i32, end: i32): JsonValue {
@@ -535,6 +531,16 @@ export class JsonValue {
     const p = this.locateMember(key, JsonKind.String);
     if (p === null) return false;
     return spanStringEquals(p.data, p.start, p.end, text);
+  }
+  /** member `key` as `get(key)` then `asI64()` reads it when that is Ok, else null (missing, not
+   *  a number, not an integer in i64 range), without creating its node */
+  memberI64(key: string): Read<i64> | null {
+    const p = this.locateMember(key, JsonKind.Number);
+    if (p === null || p.data == 0) return null;
+    const r = readIntText(p.data, p.start, p.end);
+    if (!r.ok) return null;
+    if (r.negative) return r.magnitude > <u64>i64.MAX_VALUE + 1 ? null : new Read<i64>(ReadState.Ok, <i64>(0 - r.magnitude));
+    return r.magnitude > <u64>i64.MAX_VALUE ? null : new Read<i64>(ReadState.Ok, <i64>r.magnitude);
   }
   /** whether member `key` is the boolean `value` (get(key) then asBool() Ok with that value) */
   memberIsBool(key: string, value: bool): bool {
@@ -1086,11 +1092,7 @@ export class JsonValue {
 
   /** value index of the last direct member with this key per the records (list not built), or -1 */
   private lastRecordOfKey(doc: JsonDoc, key: string): i32 {
-    if (changetype<usize>(key) == changetype<usize>(this._lookupKey)) return this._lookupVi;
-    const found = doc.lastMember(this._vi, key);
-    this._lookupKey = key;
-    this._lookupVi = found;
-    return found;
+    return doc.lastMember(this._vi, key);
   }
 
   private lastIndexOfKey(key: string): i32 {

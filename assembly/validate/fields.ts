@@ -153,6 +153,12 @@ export function readStringAt(
   at: Path | null,
   errs: FieldErrorList,
 ): Read<string> {
+  // a decodable string is read in place: no node for it (issue 8: each node is heap a fresh
+  // instance writes); the node is made only for what the error path prints
+  if (parent !== null) {
+    const text = parent.stringOrNull(key);
+    if (text !== null) return new Read<string>(ReadState.Ok, text);
+  }
   const v = presentAt(parent, key);
   if (v === null) return absent<string>("");
   const s = v.asString();
@@ -162,6 +168,10 @@ export function readStringAt(
 
 /** `parent.key` as a boolean. */
 export function readBoolAt(parent: JsonValue | null, key: string, at: Path | null, errs: FieldErrorList): Read<bool> {
+  if (parent !== null) {
+    if (parent.memberIsBool(key, true)) return new Read<bool>(ReadState.Ok, true);
+    if (parent.memberIsBool(key, false)) return new Read<bool>(ReadState.Ok, false);
+  }
   const v = presentAt(parent, key);
   if (v === null) return absent<bool>(false);
   const b = v.asBool();
@@ -195,6 +205,10 @@ export function readStringMapAt(
 /** `parent.key` as an int32: an integer, or an integral number written as a float (`256.0`,
  *  `2.56e2`) as the API server admits it (docs/policies/cacheengine-validator.md#malformed-input); out of range → `must be a 32-bit integer`. */
 export function readInt32At(parent: JsonValue | null, key: string, at: Path | null, errs: FieldErrorList): Read<i32> {
+  if (parent !== null) {
+    const n = parent.memberI64(key);
+    if (n !== null && n.value >= INT32_MIN && n.value <= INT32_MAX) return new Read<i32>(ReadState.Ok, <i32>n.value);
+  }
   const v = presentAt(parent, key);
   if (v === null) return absent<i32>(0);
   if (!v.isNumber()) return wrongType<i32>(at, key, v, MUST_BE_INTEGER, 0, errs);

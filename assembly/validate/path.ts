@@ -9,12 +9,20 @@ const SEGMENT_INDEX: u8 = 1;
 const SEGMENT_KEY: u8 = 2;
 
 export class Path {
+  // three words, so a path node is a 32-byte block on the heap rather than 48 (validators build
+  // dozens per object; issue 8): an index segment has no name and its index in `word`; a named
+  // segment says in `word` whether it is a child or a key
+  private name: string | null;
+  private word: i32;
   constructor(
     private parent: Path | null,
-    private segment: u8,
-    private name: string,
-    private position: i32,
-  ) {}
+    segment: u8,
+    name: string,
+    position: i32,
+  ) {
+    this.name = segment == SEGMENT_INDEX ? null : name;
+    this.word = segment == SEGMENT_INDEX ? position : <i32>segment;
+  }
 
   /** `<this>.<name>` */
   child(name: string): Path {
@@ -42,9 +50,10 @@ export class Path {
   }
 
   private piece(): string {
-    if (this.segment == SEGMENT_INDEX) return "[" + i32ToDecimal(this.position) + "]";
-    if (this.segment == SEGMENT_KEY) return "[" + this.name + "]";
-    return this.parent === null ? this.name : "." + this.name;
+    const name = this.name;
+    if (name === null) return "[" + i32ToDecimal(this.word) + "]";
+    if (this.word == SEGMENT_KEY) return "[" + name + "]";
+    return this.parent === null ? name : "." + name;
   }
 }
 
