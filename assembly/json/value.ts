@@ -539,7 +539,8 @@ export class JsonValue {
     if (p === null || p.data == 0) return null;
     const r = readIntText(p.data, p.start, p.end);
     if (!r.ok) return null;
-    if (r.negative) return r.magnitude > <u64>i64.MAX_VALUE + 1 ? null : new Read<i64>(ReadState.Ok, <i64>(0 - r.magnitude));
+    if (r.negative)
+      return r.magnitude > <u64>i64.MAX_VALUE + 1 ? null : new Read<i64>(ReadState.Ok, <i64>(0 - r.magnitude));
     return r.magnitude > <u64>i64.MAX_VALUE ? null : new Read<i64>(ReadState.Ok, <i64>r.magnitude);
   }
   /** whether member `key` is the boolean `value` (get(key) then asBool() Ok with that value) */
