@@ -328,6 +328,26 @@ describe("json item probes", () => {
     expect(parse('{"name":"a"}').indexOfItemWithString("name", "a")).toBe(-1);
   });
 
+  it("itemStringStartsWith on escaped strings: turned away before the first escape, decoded when the prefix reaches it", () => {
+    // pushed items are read through their own bytes (not the records): the kv-transfer JSON case
+    const doc = parse("[]");
+    doc.push(JsonValue.str('{"kv":"x"}\n'));
+    doc.push(JsonValue.str('--a"b'));
+    doc.push(JsonValue.str("--\n"));
+    expect(doc.itemStringStartsWith(0, "--")).toBe(false);
+    expect(doc.itemStringStartsWith(0, '{"kv"')).toBe(true);
+    expect(doc.itemStringStartsWith(0, '{"kv":"x"}\n', true)).toBe(true);
+    expect(doc.itemStringStartsWith(0, '{"kv":"x"}', true)).toBe(false);
+    expect(doc.itemStringStartsWith(1, "--a")).toBe(true);
+    expect(doc.itemStringStartsWith(1, '--a"')).toBe(true);
+    expect(doc.itemStringStartsWith(1, "--a'")).toBe(false);
+    expect(doc.itemStringStartsWith(1, "--b")).toBe(false);
+    expect(doc.itemStringStartsWith(2, "--\n", true)).toBe(true);
+    expect(doc.itemStringStartsWith(2, "--\t")).toBe(false);
+    // a prefix longer than the raw body cannot match
+    expect(doc.itemStringStartsWith(2, "--\n--")).toBe(false);
+  });
+
   it("indexOfItemStartingWith finds the items a prefix test holds for, escaped, changed and pushed ones too", () => {
     const doc = parse('["--a","--kv",1,"--kv=1","\\u002d-kv","--k","-","--kv-x",{"a":"--kv"}]');
     doc.push(JsonValue.str("--kv=tail"));

@@ -52,6 +52,10 @@ function spanStartsWith(bytes: Uint8Array | null, start: i32, end: i32, prefix: 
   const s = start + 1;
   const e = end - 1;
   if (containsBackslash(data, s, e)) {
+    // most escaped strings differ from the prefix before their first escape: turned away without
+    // decoding them (CacheBlend's flag edits met the appended kv-transfer JSON, escapes and all,
+    // once per flag: five decoded copies on a fresh instance's pages)
+    if (!rawMayStartWith(data, start, end, prefix, keyBytesFor(prefix))) return false;
     const d = decodeStringBody(data, s, e, true);
     return d !== null && (whole ? d == prefix : d.startsWith(prefix));
   }
