@@ -133,7 +133,9 @@ export function goLowerAscii(s: string): string {
   let changed = false;
   for (let i = 0; i < s.length && !changed; i++) changed = goLowerToAscii(s.charCodeAt(i)) != s.charCodeAt(i);
   if (!changed) return s;
-  const units = new Array<i32>(s.length);
-  for (let i = 0; i < s.length; i++) units[i] = goLowerToAscii(s.charCodeAt(i));
-  return String.fromCharCodes(units);
+  // written in place into one new string (an array of units first was three allocations)
+  const out = changetype<string>(__new((<usize>s.length) << 1, idof<string>()));
+  for (let i = 0; i < s.length; i++)
+    store<u16>(changetype<usize>(out) + ((<usize>i) << 1), <u16>goLowerToAscii(s.charCodeAt(i)));
+  return out;
 }

@@ -19,6 +19,7 @@ import {
   MUST_BE_STRING,
   trimGoSpace,
   goLowerAscii,
+  goLowerEquals,
 } from "../../../assembly/validate/index";
 import { KERNEL_CHECK_ANNOTATION } from "../../../assembly/keys/index";
 import { Quantity, parseQuantity, quantityOfValue, readQuantityAt } from "../../../assembly/validate/quantity";
@@ -134,12 +135,16 @@ export class QuantityMap {
 export class ResourceBlock {
   constructor(
     public path: Path,
-    /** `spec.resources` or `spec.remoteStorage.<block>.resources`, as the details name it */
-    public label: string,
     public requests: QuantityMap,
     public limits: QuantityMap,
     public claims: JsonValue | null,
   ) {}
+
+  /** `spec.resources` or `spec.remoteStorage.<block>.resources`, as the details name it: the
+   *  path's text, built only for a message */
+  get label(): string {
+    return this.path.toString();
+  }
 }
 
 export class Backend {
@@ -220,9 +225,16 @@ export class Backend {
     return RUNTIME_VLLM;
   }
 
-  /** runtime ID: the effective runtime lower-cased */
+  /** runtime ID: the effective runtime lower-cased (once: the rules ask for it a dozen times, and
+   *  each lower-casing was a new string on the heap) */
+  private runtimeIdMemo: string | null = null;
   get runtimeId(): string {
-    return lowerAscii(this.effectiveRuntime);
+    let id = this.runtimeIdMemo;
+    if (id === null) {
+      id = lowerAscii(this.effectiveRuntime);
+      this.runtimeIdMemo = id;
+    }
+    return id;
   }
 
   /** "", Mooncake, External → LMCache; otherwise the type */
@@ -284,9 +296,8 @@ export class Backend {
 
 /** `vllm` → `VLLM`, `sglang` → `SGLang` (case-insensitively), other strings as written. */
 export function normalizeRuntime(s: string): string {
-  const lower = lowerAscii(s);
-  if (lower == "vllm") return RUNTIME_VLLM;
-  if (lower == "sglang") return RUNTIME_SGLANG;
+  if (goLowerEquals(s, "vllm")) return RUNTIME_VLLM;
+  if (goLowerEquals(s, "sglang")) return RUNTIME_SGLANG;
   return s;
 }
 
@@ -470,7 +481,7 @@ export function readBackend(object: JsonValue, requestNamespace: string, errs: F
   const resources = readObjectAt(spec, "resources", specPath, errs);
   if (resources.invalid) b.unreadable = true;
   b.resourcesPresent = resources.value !== null;
-  b.resources = readResourceBlock(resources.value, specPath.child("resources"), "spec.resources", errs);
+  b.resources = readResourceBlock(resources.value, specPath.child("resources"), errs);
   b.endpoint = stringValue(readStringAt(spec, "endpoint", specPath, errs));
   const allow = readBoolAt(spec, "allowCrossNamespace", specPath, errs);
   b.allowCrossNamespace = allow.ok && allow.value;
@@ -491,7 +502,7 @@ function readProviderBlock(
   readStringAt(node, "image", at, errs);
   const command = withCommand ? readStringItems(node, "command", at, errs) : null;
   const res = readObjectAt(node, "resources", at, errs);
-  const block = readResourceBlock(res.value, at.child("resources"), "spec.remoteStorage." + key + ".resources", errs);
+  const block = readResourceBlock(res.value, at.child("resources"), errs);
   return new ProviderBlock(key, provider, node, command, block);
 }
 
@@ -568,17 +579,12 @@ export function envSources(): string[] {
 
 /** A `resources` object's requests, limits (quantities checked, in name order) and claims. Null
  *  when `node` is null. */
-function readResourceBlock(
-  node: JsonValue | null,
-  at: Path,
-  label: string,
-  errs: FieldErrorList,
-): ResourceBlock | null {
+function readResourceBlock(node: JsonValue | null, at: Path, errs: FieldErrorList): ResourceBlock | null {
   if (node === null) return null;
   const requests = readQuantityMap(node, "requests", at, errs);
   const limits = readQuantityMap(node, "limits", at, errs);
   const claims = readListAt(node, "claims", at, errs).value;
-  return new ResourceBlock(at, label, requests, limits, claims);
+  return new ResourceBlock(at, requests, limits, claims);
 }
 
 function readQuantityMap(node: JsonValue, key: string, at: Path, errs: FieldErrorList): QuantityMap {

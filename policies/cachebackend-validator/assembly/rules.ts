@@ -621,8 +621,6 @@ function checkRuntimeAdapter(b: Backend, spec: Path, errs: FieldErrorList): i32 
     );
     return adapter;
   }
-  const prefix =
-    "runtime " + b.runtimeId + " with cache type " + b.effectiveType + " does not accept this remote-storage binding: ";
   let accepted = true;
   let bindingAware = true;
   if (adapter == RuntimeAdapter.VllmLmcache) accepted = protocol == "lm" || protocol == "mooncakestore";
@@ -634,7 +632,7 @@ function checkRuntimeAdapter(b: Backend, spec: Path, errs: FieldErrorList): i32 
       invalidString(
         providerPath,
         provider,
-        prefix + "runtime adapter does not accept remote binding protocol " + goQuote(protocol),
+        bindingPrefix(b) + "runtime adapter does not accept remote binding protocol " + goQuote(protocol),
       ),
     );
   } else if (!bindingAware && b.canonical) {
@@ -642,11 +640,18 @@ function checkRuntimeAdapter(b: Backend, spec: Path, errs: FieldErrorList): i32 
       invalidString(
         providerPath,
         provider,
-        prefix + "runtime adapter does not implement the canonical remote-binding contract",
+        bindingPrefix(b) + "runtime adapter does not implement the canonical remote-binding contract",
       ),
     );
   }
   return adapter;
+}
+
+/** the start of rule 23's binding messages (built only for a violation) */
+function bindingPrefix(b: Backend): string {
+  return (
+    "runtime " + b.runtimeId + " with cache type " + b.effectiveType + " does not accept this remote-storage binding: "
+  );
 }
 
 // ---- (24) checkEngineOverrides ----
