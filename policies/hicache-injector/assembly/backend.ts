@@ -2,7 +2,7 @@
 // and the backend checks at the injector boundary (#step-9), first failure wins. Reading never
 // traps: a field of the wrong JSON type is reported as a check text like any other failure, and a
 // field that is JSON null counts as absent.
-import { JsonValue } from "../../../assembly/json/index";
+import { JsonKind, JsonValue } from "../../../assembly/json/index";
 import { i64ToDecimal } from "../../../assembly/util/decimal";
 import { isListedWord } from "../../../assembly/util/text";
 import {
@@ -109,14 +109,13 @@ class Reader {
 
   str(parent: JsonValue | null, key: string, path: string): string {
     if (parent === null) return "";
-    const v = parent.getPresent(key);
-    if (v === null) return "";
-    const s = v.isDecodableString() ? v.stringValue() : null;
-    if (s === null) {
-      this.fail(path, "must be a string");
-      return "";
-    }
-    return s;
+    // read in place: no node for a string member (issue 8: nodes are heap a fresh instance writes)
+    const s = parent.stringOrNull(key);
+    if (s !== null) return s;
+    const kind = parent.memberKind(key);
+    if (kind < 0 || kind == JsonKind.Null) return "";
+    this.fail(path, "must be a string");
+    return "";
   }
 
   strings(parent: JsonValue | null, key: string, path: string): string[] {
