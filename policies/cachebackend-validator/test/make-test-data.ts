@@ -613,7 +613,7 @@ add(
 );
 add(
   "lmcache-server-non-ascii-scheme",
-  "#rule-1, #endpoint-shapes, decisions.md#cachebackend-validator",
+  "#rule-1, #endpoint-shapes, #effective-values",
   "a scheme with a non-ASCII capital: A–Z are lower-cased in the message, Ä is printed as written",
   create(
     backend("vllm-lmcache", {
@@ -717,7 +717,7 @@ add(
 );
 add(
   "legacy-cross-namespace-upper-case",
-  "#rule-6, decisions.md#cachebackend-validator",
+  "#rule-6, #effective-values",
   "the in-cluster parse lower-cases the endpoint (İ is i in Go) before it takes the namespace",
   create(backend("external", { type: "External", endpoint: "cache.TEAM-İ.SVC:8200" }, "team-a")),
   reject(
