@@ -139,7 +139,8 @@ export function encodeTexts(texts, pieces) {
     if (offset > 0xffff) throw new Error("texts-dictionary: the encoded texts exceed 64 KiB");
   });
   const table = Buffer.from(entries.flat());
-  return { segment: Buffer.concat([table, ...bodies]), tableBytes: table.length, wide };
+  const longest = bodies.reduce((n, b) => Math.max(n, b.length), 0);
+  return { segment: Buffer.concat([table, ...bodies]), tableBytes: table.length, wide, longest };
 }
 
 /** The texts of a segment of `count` texts (`wide`: two-byte lengths), with the dictionary
