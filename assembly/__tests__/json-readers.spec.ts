@@ -60,6 +60,8 @@ describe("json readers: integers", () => {
     expect(parse("9223372036854775808").asI64().state).toBe(ReadState.Invalid);
     expect(parse("-9223372036854775809").asI64().state).toBe(ReadState.Invalid);
     expect(parse("18446744073709551615").asI64().invalid).toBe(true);
+    expect(parse("9223372036854775808").asI64().error).toBe("integer out of i64 range: 9223372036854775808");
+    expect(parse("-9223372036854775809").asI64().error).toBe("integer out of i64 range: -9223372036854775809");
     expect(parse("18446744073709551615").asU64().value).toBe(u64.MAX_VALUE);
     expect(parse("18446744073709551616").asU64().invalid).toBe(true);
     expect(parse("123456789012345678901234567890").asU64().invalid).toBe(true);
@@ -68,6 +70,8 @@ describe("json readers: integers", () => {
   it("accepts integer grammar only", () => {
     expect(parse("1.0").asI64().invalid).toBe(true);
     expect(parse("1e3").asI64().invalid).toBe(true);
+    expect(parse("1e3").asI64().error).toBe("not an integer in range: 1e3");
+    expect(parse('"1"').asI64().error).toBe("expected an integer, found string");
     expect(parse("1E+2").asU64().invalid).toBe(true);
     expect(parse("-1").asU64().invalid).toBe(true);
     expect(parse("-0").asU64().ok).toBe(true);

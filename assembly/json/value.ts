@@ -172,6 +172,14 @@ function rawItemTest(
   return flag && kindOfLeadByte(m) == JsonKind.Null ? 0 : 1;
 }
 
+/** the integer text at data[start, end) as an Ok i64 read, or null when it is not integer grammar
+ *  or out of i64 range (the one range rule of asI64 and memberI64) */
+function i64OfSpan(data: usize, start: i32, end: i32): Read<i64> | null {
+  const r = readIntText(data, start, end);
+  if (!r.ok || r.magnitude > (r.negative ? <u64>i64.MAX_VALUE + 1 : <u64>i64.MAX_VALUE)) return null;
+  return new Read<i64>(ReadState.Ok, r.negative ? <i64>(0 - r.magnitude) : <i64>r.magnitude);
+}
+
 function invalid<T>(value: T, error: string): Read<T> {
   return new Read<T>(ReadState.Invalid, value, error);
 }
@@ -366,15 +374,10 @@ export class JsonValue {
     const bytes = this._bytes;
     if (this._kind != JsonKind.Number || bytes === null)
       return invalid<i64>(0, "expected an integer, found " + this.kindName());
-    const r = readIntText(bytes.dataStart, this._start, this._end);
-    if (!r.ok) return invalid<i64>(0, "not an integer in range: " + this.numberText());
-    if (r.negative) {
-      if (r.magnitude > <u64>i64.MAX_VALUE + 1)
-        return invalid<i64>(0, "integer out of i64 range: " + this.numberText());
-      return new Read<i64>(ReadState.Ok, <i64>(0 - r.magnitude));
-    }
-    if (r.magnitude > <u64>i64.MAX_VALUE) return invalid<i64>(0, "integer out of i64 range: " + this.numberText());
-    return new Read<i64>(ReadState.Ok, <i64>r.magnitude);
+    const v = i64OfSpan(bytes.dataStart, this._start, this._end);
+    if (v !== null) return v;
+    const grammar = readIntText(bytes.dataStart, this._start, this._end).ok;
+    return invalid<i64>(0, (grammar ? "integer out of i64 range: " : "not an integer in range: ") + this.numberText());
   }
   asU64(): Read<u64> {
     const bytes = this._bytes;
@@ -541,11 +544,7 @@ export class JsonValue {
   memberI64(key: string): Read<i64> | null {
     const p = this.locateMember(key, JsonKind.Number);
     if (p === null || p.data == 0) return null;
-    const r = readIntText(p.data, p.start, p.end);
-    if (!r.ok) return null;
-    if (r.negative)
-      return r.magnitude > <u64>i64.MAX_VALUE + 1 ? null : new Read<i64>(ReadState.Ok, <i64>(0 - r.magnitude));
-    return r.magnitude > <u64>i64.MAX_VALUE ? null : new Read<i64>(ReadState.Ok, <i64>r.magnitude);
+    return i64OfSpan(p.data, p.start, p.end);
   }
   /** whether member `key` is the boolean `value` (get(key) then asBool() Ok with that value) */
   memberIsBool(key: string, value: bool): bool {

@@ -231,7 +231,7 @@ export class Backend {
   get runtimeId(): string {
     let id = this.runtimeIdMemo;
     if (id === null) {
-      id = lowerAscii(this.effectiveRuntime);
+      id = goLowerAscii(this.effectiveRuntime);
       this.runtimeIdMemo = id;
     }
     return id;
@@ -299,12 +299,6 @@ export function normalizeRuntime(s: string): string {
   if (goLowerEquals(s, "vllm")) return RUNTIME_VLLM;
   if (goLowerEquals(s, "sglang")) return RUNTIME_SGLANG;
   return s;
-}
-
-/** Go `strings.ToLower` for the code points it maps into ASCII (runtime names are compared
- *  lower-cased; docs/decisions.md#cachebackend-validator: other letters keep their case). */
-export function lowerAscii(s: string): string {
-  return goLowerAscii(s);
 }
 
 /** A read that marks the backend unreadable when the member has the wrong type. */
