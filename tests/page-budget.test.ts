@@ -8,7 +8,7 @@ import { HostCapabilities } from "../tools/host/capabilities";
 import { PolicyModule } from "../tools/host/guest";
 import { compileTestGuest } from "../tools/bench/guests";
 import { activeDataRanges, countPagesWritten, PAGE_BYTES } from "../tools/bench/pages";
-import { PAGE_MARGIN, readPageBudget } from "../tools/bench/page-budget";
+import { BYTES_MARGIN, PAGE_MARGIN, readPageBudget } from "../tools/bench/page-budget";
 import { discoverPolicies, loadValidateCases } from "../tools/bench/policies";
 
 const budget = readPageBudget();
@@ -23,7 +23,7 @@ test("every built policy has a recorded page budget", () => {
 for (const t of built) {
   const entry = budget[t.name];
   if (!entry) continue;
-  test(`${t.name}: a fresh evaluation of ${entry.case} writes at most ${entry.pages} + ${PAGE_MARGIN} pages`, () => {
+  test(`${t.name}: a fresh evaluation of ${entry.case} writes at most ${entry.pages} + ${PAGE_MARGIN} pages and ${entry.bytes} + ${BYTES_MARGIN} bytes`, () => {
     const c = loadValidateCases(t).find((k) => k.name === entry.case);
     assert.ok(c, `case ${entry.case} is not among ${t.name}'s validate cases`);
     const module = PolicyModule.fromFile(t.wasm);
@@ -35,6 +35,11 @@ for (const t of built) {
     assert.ok(
       count.written <= entry.pages + PAGE_MARGIN,
       `${count.written} pages written (${JSON.stringify(count.byRegion)}), budget ${entry.pages} + ${PAGE_MARGIN}`,
+    );
+    assert.ok(entry.bytes !== undefined, `no bytes recorded for ${t.name} (run npm run bench)`);
+    assert.ok(
+      count.bytesWritten <= entry.bytes + BYTES_MARGIN,
+      `${count.bytesWritten} bytes written, budget ${entry.bytes} + ${BYTES_MARGIN}`,
     );
   });
 }

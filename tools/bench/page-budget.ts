@@ -10,10 +10,16 @@ import type { BenchReport } from "./run";
 export const PAGE_BUDGET_FILE = path.join(ROOT, "tools", "bench", "page-budget.json");
 /** pages a change may add before the test fails (layout shifts move a boundary by one) */
 export const PAGE_MARGIN = 1;
+/** bytes written a change may add before the test fails: a regression within the page margin
+ *  (cacheblend-injector once decoded the same 612-byte string five times, 3.2 KB, one page) is
+ *  caught, while a few more small objects are not */
+export const BYTES_MARGIN = 1024;
 
 export interface PageBudgetEntry {
   case: string;
   pages: number;
+  /** bytes the evaluation wrote (absent in entries recorded before they were counted) */
+  bytes?: number;
   minimalPages: number;
   recorded: string;
   commit: string | null;
@@ -38,6 +44,7 @@ export function updatedPageBudget(
     next[p.name] = {
       case: c.name,
       pages: c.pages.policy,
+      bytes: c.pages.bytes,
       minimalPages: c.pages.minimal,
       recorded: report.startedAt,
       commit: report.environment.commit,

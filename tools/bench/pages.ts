@@ -21,6 +21,9 @@ const SENTINEL = 0xa5;
 export interface PageCount {
   /** pages written by the evaluation (request copy included) */
   written: number;
+  /** bytes that differ after the evaluation (a byte written with the value it had is not seen):
+   *  finer than pages, so a change that writes kilobytes more without crossing a page is caught */
+  bytesWritten: number;
   /** of those: below the memory base (texts inflated on use) / static data / heap */
   byRegion: { belowData: number; staticData: number; heap: number };
   /** first heap page (after the last active data segment) */
@@ -107,35 +110,24 @@ export function countPagesWritten(
   const after = new Uint8Array(memory.buffer);
   const pagesAfter = after.length / PAGE_BYTES;
   const byRegion = { belowData: 0, staticData: 0, heap: 0 };
+  let bytesWritten = 0;
   for (let page = 0; page < pagesAfter; page++) {
     const from = page * PAGE_BYTES;
-    let dirty = false;
-    if (page >= pagesBefore) {
-      for (let b = from; b < from + PAGE_BYTES; b++)
-        if (after[b] !== 0) {
-          dirty = true;
-          break;
-        }
-    } else if (page >= heapStartPage) {
-      for (let b = from; b < from + PAGE_BYTES; b++)
-        if (after[b] !== SENTINEL) {
-          dirty = true;
-          break;
-        }
-    } else {
-      for (let b = from; b < from + PAGE_BYTES; b++)
-        if (after[b] !== before[b]) {
-          dirty = true;
-          break;
-        }
-    }
-    if (!dirty) continue;
+    // what an untouched byte of this page reads: zero on a grown page, the sentinel on the heap,
+    // its state after `_start` below the heap
+    const changed = (b: number): boolean =>
+      page >= pagesBefore ? after[b] !== 0 : page >= heapStartPage ? after[b] !== SENTINEL : after[b] !== before[b];
+    let n = 0;
+    for (let b = from; b < from + PAGE_BYTES; b++) if (changed(b)) n++;
+    if (n === 0) continue;
+    bytesWritten += n;
     if (page >= heapStartPage) byRegion.heap++;
     else if ((page + 1) * PAGE_BYTES <= dataStart) byRegion.belowData++;
     else byRegion.staticData++;
   }
   return {
     written: byRegion.belowData + byRegion.staticData + byRegion.heap,
+    bytesWritten,
     byRegion,
     heapStartPage,
     pagesBefore,

@@ -76,7 +76,13 @@ export interface CaseReport {
   /** fresh evaluation vs the minimal guest's fresh evaluation of the same bytes (interleaved) */
   freshPair?: { policy: Stats; minimal: Stats; ratio: number };
   /** 4 KiB pages written by one fresh evaluation (pages.ts), and by the minimal guest's */
-  pages?: { policy: number; minimal: number; byRegion: { belowData: number; staticData: number; heap: number } };
+  pages?: {
+    policy: number;
+    minimal: number;
+    byRegion: { belowData: number; staticData: number; heap: number };
+    /** bytes the policy's evaluation wrote (pages.ts) */
+    bytes: number;
+  };
   /** linear memory after the fresh evaluation */
   peakMemoryBytes?: number;
   /** linear memory of the warm instance after all its calls (flat with COLLECT_AFTER_CALL) */
@@ -519,7 +525,12 @@ export function runBench(opts: BenchOptions = {}): BenchReport {
       cr.error = "the page count changed the answer (see tools/bench/pages.ts)";
       return cr;
     }
-    cr.pages = { policy: pages.written, minimal: minimalPages.written, byRegion: pages.byRegion };
+    cr.pages = {
+      policy: pages.written,
+      minimal: minimalPages.written,
+      byRegion: pages.byRegion,
+      bytes: pages.bytesWritten,
+    };
     collectGarbage();
     // both sides create and drop instances, so the GC pressure they put on each other is alike
     const freshMeasure =
