@@ -1,4 +1,5 @@
 import {
+  normalizeRuntime,
   AUDIT_SKIP_REASON_KEY,
   CACHEBACKEND_API_VERSION,
   CACHEBACKEND_KIND,
@@ -210,6 +211,18 @@ describe("inference-cache keys and HiCache names", () => {
     expect(HICACHE_IO_BACKENDS_LIST).toBe("," + hicacheIoBackends().join(",") + ",");
     expect(HICACHE_MEMORY_LAYOUTS_LIST).toBe("," + hicacheMemoryLayouts().join(",") + ",");
     expect(HICACHE_STORAGE_PREFETCH_POLICIES_LIST).toBe("," + hicacheStoragePrefetchPolicies().join(",") + ",");
+  });
+});
+
+describe("the effective runtime's normalization (both inference-cache policies)", () => {
+  it("folds vllm and sglang as Go lower-cases, keeps anything else as written", () => {
+    expect(normalizeRuntime("vllm")).toBe("VLLM");
+    expect(normalizeRuntime("vLLm")).toBe("VLLM");
+    expect(normalizeRuntime("SGLANG")).toBe("SGLang");
+    expect(normalizeRuntime("sglang")).toBe("SGLang");
+    expect(normalizeRuntime("vllm ")).toBe("vllm ");
+    expect(normalizeRuntime("Triton")).toBe("Triton");
+    expect(normalizeRuntime("")).toBe("");
   });
 });
 

@@ -1,6 +1,7 @@
 // inference-cache keys, HiCache fixed names, and the reserved args/env per runtime adapter
 // (docs/shared-rules.md#reserved-keys; for the planned hicache-injector and
 // cachebackend-validator).
+import { goLowerEquals } from "../validate/chars";
 
 // @ts-ignore: decorator
 @lazy
@@ -14,6 +15,23 @@ export const CACHEBACKEND_API_VERSION = "inferencecache.io/v1alpha1";
 // @ts-ignore: decorator
 @lazy
 export const CACHEBACKEND_KIND = "CacheBackend";
+
+// `spec.runtime` / `spec.integration.engine` as the effective runtime names them
+// @ts-ignore: decorator
+@lazy
+export const RUNTIME_VLLM = "VLLM";
+// @ts-ignore: decorator
+@lazy
+export const RUNTIME_SGLANG = "SGLang";
+
+/** The effective runtime's normalization (docs/policies/cachebackend-validator.md#effective-values,
+ *  the same in hicache-injector): `vllm` → `VLLM`, `sglang` → `SGLang`, compared as Go's
+ *  `strings.ToLower` compares; other strings as written. */
+export function normalizeRuntime(value: string): string {
+  if (goLowerEquals(value, "vllm")) return RUNTIME_VLLM;
+  if (goLowerEquals(value, "sglang")) return RUNTIME_SGLANG;
+  return value;
+}
 
 // @ts-ignore: decorator
 @lazy

@@ -19,19 +19,12 @@ import {
   MUST_BE_STRING,
   trimGoSpace,
   goLowerAscii,
-  goLowerEquals,
 } from "../../../assembly/validate/index";
-import { KERNEL_CHECK_ANNOTATION } from "../../../assembly/keys/index";
+import { KERNEL_CHECK_ANNOTATION, RUNTIME_VLLM, normalizeRuntime } from "../../../assembly/keys/index";
 import { Quantity, parseQuantity, quantityOfValue, readQuantityAt } from "../../../assembly/validate/quantity";
 import { uninitializedI32s } from "../../../assembly/util/memory";
 
 // ---- names of the API (docs/policies/cachebackend-validator.md#fields) ----
-// @ts-ignore: decorator
-@lazy
-export const RUNTIME_VLLM = "VLLM";
-// @ts-ignore: decorator
-@lazy
-export const RUNTIME_SGLANG = "SGLang";
 // @ts-ignore: decorator
 @lazy
 export const TYPE_LMCACHE = "LMCache";
@@ -292,13 +285,6 @@ export class Backend {
   get nfsStorage(): bool {
     return this.remoteStorage !== null && this.provider == PROVIDER_NFS;
   }
-}
-
-/** `vllm` → `VLLM`, `sglang` → `SGLang` (case-insensitively), other strings as written. */
-export function normalizeRuntime(s: string): string {
-  if (goLowerEquals(s, "vllm")) return RUNTIME_VLLM;
-  if (goLowerEquals(s, "sglang")) return RUNTIME_SGLANG;
-  return s;
 }
 
 /** A read that marks the backend unreadable when the member has the wrong type. */

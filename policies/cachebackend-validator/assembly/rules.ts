@@ -37,6 +37,7 @@ import {
   hicacheIoBackends,
   hicacheMemoryLayouts,
   hicacheStoragePrefetchPolicies,
+  normalizeRuntime,
 } from "../../../assembly/keys/index";
 import {
   Backend,
@@ -58,7 +59,6 @@ import {
   OWNERSHIP_EXTERNAL,
   MODE_OFFLOAD,
   ROLE_READ_WRITE,
-  normalizeRuntime,
 } from "./backend";
 import { lmcacheEndpointError, providerEndpointError, inClusterNamespace } from "./endpoint";
 import { checkResourceBlock, checkHostMemoryCapacity } from "./resources";

@@ -12,6 +12,7 @@ import {
   HICACHE_MEMORY_LAYOUTS_LIST,
   HICACHE_STORAGE_PREFETCH_POLICIES_LIST,
   HICACHE_WRITE_POLICIES_LIST,
+  normalizeRuntime,
   reservedArgs,
   RUNTIME_ID_SGLANG,
   RuntimeAdapter,
@@ -21,7 +22,6 @@ import {
   checkNfsExportPath,
   checkNfsServer,
   goLowerAscii,
-  goLowerEquals,
   isBlank,
   MOUNT_PATH_ROOT_DETAIL,
   MOUNT_PATH_SYSTEM_DETAIL,
@@ -138,13 +138,6 @@ class Reader {
     }
     return out;
   }
-}
-
-/** Go-style runtime normalization: `vllm` → `VLLM`, `sglang` → `SGLang` (case-insensitive), others kept. */
-function normalizeRuntime(value: string): string {
-  if (goLowerEquals(value, "vllm")) return "VLLM";
-  if (goLowerEquals(value, "sglang")) return "SGLang";
-  return value;
 }
 
 /** Reads a CacheBackend `spec` (null: absent). */

@@ -166,6 +166,14 @@ describe("integration (9.5–9.16)", () => {
       "spec.integration.failOpen must be a boolean",
     );
   });
+  it("a string field of another type is the first error; null reads as absent (strings read in place)", () => {
+    expect(problem(hostOnly('{"ratio":2}'))).toBe("spec.hiCache.ratio must be a string");
+    expect(problem(hostOnly('{"ratio":"2","writePolicy":["write_back"]}'))).toBe(
+      "spec.hiCache.writePolicy must be a string",
+    );
+    expect(problem(hostOnly('{"ratio":"2","writePolicy":null}'))).toBe("");
+    expect(problem(hostOnly('{"ratio":"\\ud800"}'))).toBe("spec.hiCache.ratio must be a string");
+  });
   it("autoscaling, blank endpoint, selector, backendConfig", () => {
     expect(problem(hostOnly('{"ratio":"2"}', ',"autoscaling":{"maxReplicas":2}'))).toBe(
       R + "autoscaling is unsupported for an engine-local backend",
