@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PolicyModule } from "../tools/host/guest";
+import { PRODUCTION_ASCONFIG } from "../tools/wasm/index";
 import { Gen } from "./helpers/json-gen";
 import * as ref from "./helpers/json-reference";
 
@@ -15,15 +16,19 @@ const ROOT = path.resolve(__dirname, "..");
 let tmp = "";
 let probe: PolicyModule;
 
-/** the runtime and how the probe frees a call's memory under it (assembly/wapc releaseCallMemory) */
+/** the runtime and how the probe frees a call's memory under it (assembly/wapc releaseCallMemory),
+ *  with the config file that goes with it: `compact` is the production runtime (tools/wasm/index.ts) */
 function runtimeFlags(runtime: string): string[] {
+  if (runtime === "compact")
+    return ["--runtime", "assembly/rt/compact", "--use", "RESET_HEAP_AFTER_CALL=1", "--config", PRODUCTION_ASCONFIG];
   const release =
     runtime === "stub"
       ? ["--use", "RESET_HEAP_AFTER_CALL=1"]
       : runtime === "minimal"
         ? ["--use", "COLLECT_AFTER_CALL=1"]
         : [];
-  return ["--runtime", runtime, ...release];
+  // the flags alone: the root asconfig.json (production runtime defines) must not merge in
+  return ["--runtime", runtime, ...release, "--config", "tools/wasm/asconfig.isolated.json"];
 }
 
 before(() => {
@@ -32,20 +37,17 @@ before(() => {
   const r = spawnSync(
     path.join(ROOT, "node_modules", ".bin", "asc"),
     [
-      // JSON_PROBE_RUNTIME=minimal|incremental re-runs the suite on another runtime (default: production's)
+      // JSON_PROBE_RUNTIME=stub|minimal|incremental re-runs the suite on another runtime (default: production's)
       "tests/guests/json-probe/index.ts",
       "-o",
       out,
-      ...runtimeFlags(process.env.JSON_PROBE_RUNTIME ?? "stub"),
+      ...runtimeFlags(process.env.JSON_PROBE_RUNTIME ?? "compact"),
       "-O3",
       "--converge",
       "--use",
       "abort=assembly/wapc/index/wapcAbort",
       "--exportStart",
       "_start",
-      // the flags above alone: the root asconfig.json (production runtime defines) must not merge in
-      "--config",
-      "tools/wasm/asconfig.isolated.json",
     ],
     { cwd: ROOT, encoding: "utf8" },
   );

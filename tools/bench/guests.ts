@@ -46,6 +46,7 @@ function inputsHash(guestDir: string): string {
     ...listFiles(guestDir),
     ...listFiles(path.join(ROOT, "assembly")),
     path.join(ROOT, "asconfig.json"),
+    path.join(ROOT, "tools", "wasm", "asconfig.production.json"),
     ...[
       "compile-guest.ts",
       "segments.ts",

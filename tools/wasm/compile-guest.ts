@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
-import { ASC_FLAGS, REPO_ROOT } from "./index";
+import { ASC_FLAGS, PRODUCTION_ASCONFIG, REPO_ROOT } from "./index";
 import { mergeDataSegments } from "./segments";
 import { attachTexts, TEXTS_FILE_ENV } from "./texts";
 
@@ -18,11 +18,11 @@ async function main(): Promise<void> {
     const raw = path.join(scratch, "raw.wasm");
     const texts = path.join(scratch, "raw.wasm.texts");
     const asc = path.join(REPO_ROOT, "node_modules", "assemblyscript", "bin", "asc.js");
-    const r = spawnSync(
-      process.execPath,
-      [asc, entry, "-o", raw, ...ASC_FLAGS, "--config", path.join(__dirname, "asconfig.isolated.json")],
-      { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, [TEXTS_FILE_ENV]: texts } },
-    );
+    const r = spawnSync(process.execPath, [asc, entry, "-o", raw, ...ASC_FLAGS, "--config", PRODUCTION_ASCONFIG], {
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, [TEXTS_FILE_ENV]: texts },
+    });
     if (r.status !== 0 || !fs.existsSync(raw))
       throw new Error(`asc failed:\n${(r.stdout ?? "") + (r.stderr ?? "")}`.trimEnd());
     const merged = mergeDataSegments(fs.readFileSync(raw)).bytes;

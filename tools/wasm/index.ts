@@ -19,13 +19,14 @@ export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
 /**
  * Exactly the production flags; never `--noAssert`, never memory/table imports. The runtime is
- * allowed alternative `stub` (a bump allocator), with the whole heap reset after
- * every call (`releaseCallMemory`), which removes its unbounded growth in
- * long-lived instances; see docs/decisions.md for why and what it measured.
+ * the project's own bump allocator (assembly/rt/compact.ts: the `stub` allowed alternative with an
+ * 8-byte block header), with the whole heap reset after every call (`releaseCallMemory`), which
+ * removes its unbounded growth in long-lived instances; see docs/decisions.md for why and what it
+ * measured.
  */
 export const ASC_FLAGS: readonly string[] = [
   "--runtime",
-  "stub",
+  "assembly/rt/compact",
   "--use",
   "RESET_HEAP_AFTER_CALL=1",
   "-O3",
@@ -45,8 +46,12 @@ export const ASC_FLAGS: readonly string[] = [
 ];
 
 // asc reads ./asconfig.json from its cwd and merges it into the command line. Pointing --config at
-// an empty file keeps the build defined by ASC_FLAGS alone (and the stamp hash honest).
-const ISOLATED_ASCONFIG = path.join(__dirname, "asconfig.isolated.json");
+// a file of our own keeps the build defined by ASC_FLAGS and that file alone (both are hashed into
+// the stamp). The file holds the one option the command line cannot spell: a custom runtime counts
+// as the collecting kind, for which asc adds a shadow stack unless the stack size is set, and its
+// parser takes `-1` for an option; `stackSize: -1` turns the shadow stack off (asc uses one only
+// when the size is positive).
+export const PRODUCTION_ASCONFIG = path.join(__dirname, "asconfig.production.json");
 const ASC_BIN = path.join(REPO_ROOT, "node_modules", "assemblyscript", "bin", "asc.js");
 const STAMP_FILE = ".build-stamp.json";
 const POLICY_WASM = "policy.wasm";
@@ -65,7 +70,7 @@ const TOOL_SOURCES = [
   "tools/wasm/texts-dictionary.mjs",
   "tools/wasm/inlining-transform.mjs",
   "tools/wasm/texts-contract.json",
-  "tools/wasm/asconfig.isolated.json",
+  "tools/wasm/asconfig.production.json",
   "tools/host/guest.ts",
   "tools/host/instance.ts",
 ];
@@ -266,7 +271,7 @@ function runAsc(rootDir: string, args: string[], textsFile: string): Promise<{ c
 async function compile(rootDir: string, p: PolicyPaths, outFile: string, log: (line: string) => void): Promise<Buffer> {
   const entry = path.relative(rootDir, p.entry).split(path.sep).join("/");
   const textsFile = `${outFile}.texts`;
-  const r = await runAsc(rootDir, [entry, "-o", outFile, ...ASC_FLAGS, "--config", ISOLATED_ASCONFIG], textsFile);
+  const r = await runAsc(rootDir, [entry, "-o", outFile, ...ASC_FLAGS, "--config", PRODUCTION_ASCONFIG], textsFile);
   if (r.code !== 0 || !fs.existsSync(outFile) || !fs.existsSync(textsFile)) {
     for (const line of r.output.trimEnd().split(/\r?\n/)) if (line.trim()) log(`  ${p.name} | ${line}`);
     throw new BuildFailure(`asc failed: ${summarizeAscOutput(r.output)}`);
