@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { compileTestGuest } from "../tools/bench/guests";
 import { PolicyModule } from "../tools/host/guest";
 import { WarmInstance } from "../tools/host/instance";
+import { activeDataRanges } from "../tools/bench/pages";
 
 let probe: PolicyModule;
 
@@ -73,6 +74,14 @@ describe("the compact runtime", () => {
     assert.ok((f.grewPages as number) >= 4, `grew ${String(f.grewPages)} pages`);
     assert.equal(f.lastByte, 9);
     assert.equal(f.fitsInMemory, 1);
+  });
+
+  test("the heap starts right after the static data: no shadow stack between (asconfig.production.json)", () => {
+    // asc gives a custom runtime a 32 KiB shadow stack unless the production config turns it off;
+    // before the first allocation only the invocation's two buffers and its record are on the heap
+    const dataEnd = Math.max(...activeDataRanges(probe.bytes).map((r) => r[1]));
+    const at = facts(probe.call("heapStart", "")).at as number;
+    assert.ok(at > dataEnd && at - dataEnd < 256, `first free payload at ${at}, static data ends at ${dataEnd}`);
   });
 
   test("a reused instance stays flat", () => {

@@ -122,6 +122,7 @@ export function __guest_call(operationLen: i32, payloadLen: i32): i32 {
   else if (op == "zeros") zeros();
   else if (op == "resize") resize();
   else if (op == "grow") grow();
+  else if (op == "heapStart") num("at", <i64>nextPayload());
   else rc = 0;
   if (rc == 1) respondString("{" + facts + "}");
   else reportGuestError("unknown operation: " + op);
