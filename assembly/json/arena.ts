@@ -23,7 +23,7 @@ let rawText: string | null = null;
 let rawLiteral: Uint8Array | null = null;
 
 /** Drops the string scratch buffers and the remembered literal; call it before the heap is reset
- *  (stub runtime), whose memory they would otherwise still point into. */
+ *  (the bump runtimes, `stub` and the production `assembly/rt/compact`), whose memory they would otherwise still point into. */
 export function forgetStringScratch(): void {
   scratchSink = null;
   arena = null;

@@ -12,7 +12,8 @@
 // numbers.ts (number text), chars.ts (character codes).
 // Never traps on any input: parse errors, wrong kinds and out-of-range indices are values.
 // Nothing here knows about Kubernetes; it needs only the AssemblyScript standard library and
-// works under `--runtime minimal` (with __collect between calls), `stub` and `incremental`.
+// works under `--runtime minimal` (with __collect between calls), `stub`, `incremental` and the
+// production runtime (assembly/rt/compact.ts).
 //
 // Design: parseJson validates the whole input in one iterative pass and records every value's
 // span, raw key and next sibling; nodes are spans into the input. An untouched container answers

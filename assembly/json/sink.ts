@@ -51,7 +51,7 @@ export class ByteSink {
     let cap = this.buf.byteLength << 1;
     const need = this.len + extra;
     if (cap < need) cap = need;
-    // through the runtime's reallocation: the stub runtime extends the last allocation in place
+    // through the runtime's reallocation: a bump runtime extends the last allocation in place
     // (a response buffer usually is the last one), so a regrown buffer leaves no abandoned first
     // copy on pages a fresh instance writes; otherwise it copies, as before
     this.buf = changetype<ArrayBuffer>(__renew(changetype<usize>(this.buf), <usize>cap));

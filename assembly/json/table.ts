@@ -132,7 +132,7 @@ export class ValueTable {
     store<i32>(slot, this.count, AT_NEXT);
   }
 
-  // Growing and trimming go through the runtime's reallocation, which the stub runtime does in
+  // Growing and trimming go through the runtime's reallocation, which a bump runtime does in
   // place for the last allocation (the validator allocates nothing else while it fills the table):
   // no copy, and no unused capacity left between the table and what is allocated after it.
   private grow(): void {

@@ -46,7 +46,7 @@ function objectOrNull(node: JsonValue | null): JsonValue | null {
 export function stringItems(array: JsonValue | null): string[] | null {
   if (array === null || !array.isArray()) return null;
   const n = array.size();
-  // sized once: growing it by pushes left every outgrown copy allocated (stub runtime)
+  // sized once: growing it by pushes left every outgrown copy allocated (bump runtime)
   const out = new Array<string>(n);
   for (let i = 0; i < n; i++) {
     // no node per item: a container's args can be a list of 50,000 strings

@@ -2,6 +2,8 @@
 // every 4 KiB page written for the first time is a page fault, so a buffer sized for the worst
 // case but zero-filled touches pages the evaluation never uses. These are for buffers whose
 // readers only ever read what was written first (docs/decisions.md, "Pages per evaluation").
+// Under the production runtime (assembly/rt/compact.ts) a plain `new ArrayBuffer` costs the same
+// (it clears only memory handed out before); these keep `stub` and `minimal` builds as lean.
 
 /** an ArrayBuffer of `n` bytes whose contents are undefined until written */
 export function uninitializedBuffer(n: i32): ArrayBuffer {

@@ -1,5 +1,5 @@
 // A set of strings for deduplicating long name lists (150,000 pull-secret names in one
-// annotation). The standard Set rehashes as it grows, and under the stub runtime every outgrown
+// annotation). The standard Set rehashes as it grows, and under a bump runtime every outgrown
 // table stays allocated; this one is sized once from the number of strings the caller will add,
 // with open addressing over the positions of the members in one list (no entry objects).
 

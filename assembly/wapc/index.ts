@@ -55,7 +55,8 @@ export class Invocation {
  * Frees everything the call allocated; the guest calls it last, after responding. Long-lived
  * instances (kwctl, the Node host, benchmarks) then stay flat; policy-server uses a fresh instance
  * per call anyway.
- * - `--runtime stub --use RESET_HEAP_AFTER_CALL=1` (the production build): the whole heap is
+ * - `--runtime assembly/rt/compact --use RESET_HEAP_AFTER_CALL=1` (the production build), or
+ *   `--runtime stub` with the same define: the whole heap is
  *   reset, one store instead of freeing each object. Safe only because nothing allocated during a
  *   call outlives it: `_start` allocates nothing (a build gate checks) and no global keeps a call's
  *   objects (the JSON DOM drops its scratch first, see `forgetStringScratch`).
