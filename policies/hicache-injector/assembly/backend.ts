@@ -88,50 +88,82 @@ export class HiCacheBackend {
   }
 }
 
+// The objects of a CacheBackend spec the reader reads fields of. A field is named by its object
+// and its key, and its full path is built only for a message: as literal arguments, the 27 paths
+// were texts every evaluation expanded (1.6 KB of the pages a fresh instance writes, issue 8).
+const IN_SPEC: i32 = 0;
+const IN_INTEGRATION: i32 = 1;
+const IN_OVERRIDES: i32 = 2;
+const IN_REMOTE: i32 = 3;
+const IN_NFS: i32 = 4;
+const IN_SELECTOR: i32 = 5;
+const IN_HICACHE: i32 = 6;
+
+/** the path of object `place` (an IN_* value) in a CacheBackend */
+function placePath(place: i32): string {
+  switch (place) {
+    case IN_INTEGRATION:
+      return "spec.integration";
+    case IN_OVERRIDES:
+      return "spec.integration.engineOverrides";
+    case IN_REMOTE:
+      return "spec.remoteStorage";
+    case IN_NFS:
+      return "spec.remoteStorage.nfs";
+    case IN_SELECTOR:
+      return "spec.engineSelector";
+    case IN_HICACHE:
+      return "spec.hiCache";
+    default:
+      return "spec";
+  }
+}
+
 /** Reads fields of one object; the first wrong type is kept with its path. */
 class Reader {
   error: string = "";
 
-  fail(path: string, what: string): void {
-    if (this.error.length == 0) this.error = path + " " + what;
+  /** field `key` of object `place` is `what` (the first such message is kept) */
+  fail(place: i32, key: string, what: string): void {
+    if (this.error.length == 0) this.error = placePath(place) + "." + key + " " + what;
   }
 
-  object(parent: JsonValue | null, key: string, path: string): JsonValue | null {
+  object(parent: JsonValue | null, key: string, place: i32): JsonValue | null {
     if (parent === null) return null;
     const v = parent.getPresent(key);
     if (v === null) return null;
     if (!v.isObject()) {
-      this.fail(path, "must be an object");
+      this.fail(place, key, "must be an object");
       return null;
     }
     return v;
   }
 
-  str(parent: JsonValue | null, key: string, path: string): string {
+  str(parent: JsonValue | null, key: string, place: i32): string {
     if (parent === null) return "";
     // read in place: no node for a string member (issue 8: nodes are heap a fresh instance writes)
     const s = parent.stringOrNull(key);
     if (s !== null) return s;
     const kind = parent.memberKind(key);
     if (kind < 0 || kind == JsonKind.Null) return "";
-    this.fail(path, "must be a string");
+    this.fail(place, key, "must be a string");
     return "";
   }
 
-  strings(parent: JsonValue | null, key: string, path: string): string[] {
+  strings(parent: JsonValue | null, key: string, place: i32): string[] {
     const out = new Array<string>(0);
     if (parent === null) return out;
     const v = parent.getPresent(key);
     if (v === null) return out;
     if (!v.isArray()) {
-      this.fail(path, "must be a list of strings");
+      this.fail(place, key, "must be a list of strings");
       return out;
     }
     for (let i = 0; i < v.size(); i++) {
       const item = v.at(i);
       const s = item !== null && item.isDecodableString() ? item.stringValue() : null;
       if (s === null) {
-        this.fail(path, "must be a list of strings");
+        this.fail(place, key, "must be a list of strings");
         return out;
       }
       out.push(s);
@@ -144,48 +176,48 @@ class Reader {
 export function readHiCacheBackend(spec: JsonValue | null): HiCacheBackend {
   const b = new HiCacheBackend();
   const r = new Reader();
-  const runtime = r.str(spec, "runtime", "spec.runtime");
-  const integration = r.object(spec, "integration", "spec.integration");
-  const engine = r.str(integration, "engine", "spec.integration.engine");
+  const runtime = r.str(spec, "runtime", IN_SPEC);
+  const integration = r.object(spec, "integration", IN_SPEC);
+  const engine = r.str(integration, "engine", IN_INTEGRATION);
   let effective = "VLLM";
   if (runtime.length > 0) effective = normalizeRuntime(runtime);
   else if (engine.length > 0) effective = normalizeRuntime(engine);
   b.runtimeId = goLowerAscii(effective);
 
-  const remote = r.object(spec, "remoteStorage", "spec.remoteStorage");
+  const remote = r.object(spec, "remoteStorage", IN_SPEC);
   b.hasRemote = remote !== null;
-  b.provider = r.str(remote, "provider", "spec.remoteStorage.provider");
-  b.ownership = r.str(remote, "ownership", "spec.remoteStorage.ownership");
-  b.remoteEndpoint = r.str(remote, "endpoint", "spec.remoteStorage.endpoint");
-  const nfs = r.object(remote, "nfs", "spec.remoteStorage.nfs");
+  b.provider = r.str(remote, "provider", IN_REMOTE);
+  b.ownership = r.str(remote, "ownership", IN_REMOTE);
+  b.remoteEndpoint = r.str(remote, "endpoint", IN_REMOTE);
+  const nfs = r.object(remote, "nfs", IN_REMOTE);
   b.hasNfs = nfs !== null;
-  b.server = r.str(nfs, "server", "spec.remoteStorage.nfs.server");
-  b.path = r.str(nfs, "path", "spec.remoteStorage.nfs.path");
-  b.mountPath = r.str(nfs, "mountPath", "spec.remoteStorage.nfs.mountPath");
+  b.server = r.str(nfs, "server", IN_NFS);
+  b.path = r.str(nfs, "path", IN_NFS);
+  b.mountPath = r.str(nfs, "mountPath", IN_NFS);
 
-  b.mode = r.str(integration, "mode", "spec.integration.mode");
-  b.role = r.str(integration, "role", "spec.integration.role");
+  b.mode = r.str(integration, "mode", IN_INTEGRATION);
+  b.role = r.str(integration, "role", IN_INTEGRATION);
   if (integration !== null) {
     const failOpen = integration.getPresent("failOpen");
     if (failOpen !== null) {
-      if (!failOpen.isBool()) r.fail("spec.integration.failOpen", "must be a boolean");
+      if (!failOpen.isBool()) r.fail(IN_INTEGRATION, "failOpen", "must be a boolean");
       else b.failOpen = failOpen.asBool().value;
     }
   }
-  const overrides = r.object(integration, "engineOverrides", "spec.integration.engineOverrides");
-  b.overrideArgs = r.strings(overrides, "args", "spec.integration.engineOverrides.args");
-  b.suppressArgs = r.strings(overrides, "suppressArgs", "spec.integration.engineOverrides.suppressArgs");
-  b.suppressEnv = r.strings(overrides, "suppressEnv", "spec.integration.engineOverrides.suppressEnv");
+  const overrides = r.object(integration, "engineOverrides", IN_INTEGRATION);
+  b.overrideArgs = r.strings(overrides, "args", IN_OVERRIDES);
+  b.suppressArgs = r.strings(overrides, "suppressArgs", IN_OVERRIDES);
+  b.suppressEnv = r.strings(overrides, "suppressEnv", IN_OVERRIDES);
   if (overrides !== null) {
     const env = overrides.getPresent("env");
     if (env !== null) {
-      if (!env.isArray()) r.fail("spec.integration.engineOverrides.env", "must be a list");
+      if (!env.isArray()) r.fail(IN_OVERRIDES, "env", "must be a list");
       else {
         for (let i = 0; i < env.size(); i++) {
           const entry = env.at(i);
           const name = entry !== null && entry.isObject() ? entry.stringOrNull("name") : null;
           if (entry === null || name === null) {
-            r.fail("spec.integration.engineOverrides.env", "items must be objects with a string name");
+            r.fail(IN_OVERRIDES, "env", "items must be objects with a string name");
             break;
           }
           b.overrideEnv.push(entry);
@@ -196,34 +228,34 @@ export function readHiCacheBackend(spec: JsonValue | null): HiCacheBackend {
   }
 
   b.hasAutoscaling = spec !== null && spec.getPresent("autoscaling") !== null;
-  b.endpoint = r.str(spec, "endpoint", "spec.endpoint");
-  const selector = r.object(spec, "engineSelector", "spec.engineSelector");
-  const matchLabels = r.object(selector, "matchLabels", "spec.engineSelector.matchLabels");
+  b.endpoint = r.str(spec, "endpoint", IN_SPEC);
+  const selector = r.object(spec, "engineSelector", IN_SPEC);
+  const matchLabels = r.object(selector, "matchLabels", IN_SELECTOR);
   b.selectorSize = matchLabels === null ? 0 : matchLabels.size();
-  const backendConfig = r.object(spec, "backendConfig", "spec.backendConfig");
+  const backendConfig = r.object(spec, "backendConfig", IN_SPEC);
   if (backendConfig !== null) {
     for (let i = 0; i < backendConfig.size(); i++) b.backendConfigKeys.push(backendConfig.keyAt(i));
   }
 
-  const hiCache = r.object(spec, "hiCache", "spec.hiCache");
+  const hiCache = r.object(spec, "hiCache", IN_SPEC);
   b.hasHiCache = hiCache !== null;
   if (hiCache !== null) {
     const size = hiCache.getPresent("sizeGB");
     if (size !== null) {
       // a whole number written as a float (`64.0`) is that integer, as for cachebackend-validator
       const n = integralI64(size);
-      if (!n.ok) r.fail("spec.hiCache.sizeGB", "must be an integer");
+      if (!n.ok) r.fail(IN_HICACHE, "sizeGB", "must be an integer");
       else {
         b.hasSize = true;
         b.sizeGB = n.value;
       }
     }
   }
-  b.ratio = r.str(hiCache, "ratio", "spec.hiCache.ratio");
-  b.writePolicy = r.str(hiCache, "writePolicy", "spec.hiCache.writePolicy");
-  b.ioBackend = r.str(hiCache, "ioBackend", "spec.hiCache.ioBackend");
-  b.memoryLayout = r.str(hiCache, "memoryLayout", "spec.hiCache.memoryLayout");
-  b.prefetchPolicy = r.str(hiCache, "storagePrefetchPolicy", "spec.hiCache.storagePrefetchPolicy");
+  b.ratio = r.str(hiCache, "ratio", IN_HICACHE);
+  b.writePolicy = r.str(hiCache, "writePolicy", IN_HICACHE);
+  b.ioBackend = r.str(hiCache, "ioBackend", IN_HICACHE);
+  b.memoryLayout = r.str(hiCache, "memoryLayout", IN_HICACHE);
+  b.prefetchPolicy = r.str(hiCache, "storagePrefetchPolicy", IN_HICACHE);
   b.typeError = r.error;
   return b;
 }

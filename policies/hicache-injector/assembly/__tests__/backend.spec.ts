@@ -270,3 +270,72 @@ describe("hiCache (9.17–9.26)", () => {
     );
   });
 });
+
+// Every field the reader reads, one of the wrong type each: the path in the message is the
+// field's full path (built only for the message: the reader is handed the object's place).
+function typeError(spec: string): string {
+  return readHiCacheBackend(parseJsonString(spec).value).typeError;
+}
+describe("wrong-type messages name the field's full path", () => {
+  it("spec and its objects", () => {
+    expect(typeError('{"runtime":1}')).toBe("spec.runtime must be a string");
+    expect(typeError('{"integration":[]}')).toBe("spec.integration must be an object");
+    expect(typeError('{"remoteStorage":"NFS"}')).toBe("spec.remoteStorage must be an object");
+    expect(typeError('{"endpoint":true}')).toBe("spec.endpoint must be a string");
+    expect(typeError('{"engineSelector":1}')).toBe("spec.engineSelector must be an object");
+    expect(typeError('{"backendConfig":[]}')).toBe("spec.backendConfig must be an object");
+    expect(typeError('{"hiCache":"2"}')).toBe("spec.hiCache must be an object");
+  });
+  it("spec.integration", () => {
+    expect(typeError('{"integration":{"engine":1}}')).toBe("spec.integration.engine must be a string");
+    expect(typeError('{"integration":{"mode":{}}}')).toBe("spec.integration.mode must be a string");
+    expect(typeError('{"integration":{"role":[]}}')).toBe("spec.integration.role must be a string");
+    expect(typeError('{"integration":{"failOpen":"no"}}')).toBe("spec.integration.failOpen must be a boolean");
+    expect(typeError('{"integration":{"engineOverrides":[]}}')).toBe(
+      "spec.integration.engineOverrides must be an object",
+    );
+  });
+  it("spec.integration.engineOverrides", () => {
+    const ov = (body: string): string => '{"integration":{"engineOverrides":' + body + "}}";
+    expect(typeError(ov('{"args":"--x"}'))).toBe("spec.integration.engineOverrides.args must be a list of strings");
+    expect(typeError(ov('{"args":[1]}'))).toBe("spec.integration.engineOverrides.args must be a list of strings");
+    expect(typeError(ov('{"suppressArgs":{}}'))).toBe(
+      "spec.integration.engineOverrides.suppressArgs must be a list of strings",
+    );
+    expect(typeError(ov('{"suppressEnv":[null]}'))).toBe(
+      "spec.integration.engineOverrides.suppressEnv must be a list of strings",
+    );
+    expect(typeError(ov('{"env":{}}'))).toBe("spec.integration.engineOverrides.env must be a list");
+    expect(typeError(ov('{"env":[{"value":"x"}]}'))).toBe(
+      "spec.integration.engineOverrides.env items must be objects with a string name",
+    );
+  });
+  it("spec.remoteStorage and its nfs", () => {
+    expect(typeError('{"remoteStorage":{"provider":1}}')).toBe("spec.remoteStorage.provider must be a string");
+    expect(typeError('{"remoteStorage":{"ownership":1}}')).toBe("spec.remoteStorage.ownership must be a string");
+    expect(typeError('{"remoteStorage":{"endpoint":1}}')).toBe("spec.remoteStorage.endpoint must be a string");
+    expect(typeError('{"remoteStorage":{"nfs":1}}')).toBe("spec.remoteStorage.nfs must be an object");
+    expect(typeError('{"remoteStorage":{"nfs":{"server":1}}}')).toBe("spec.remoteStorage.nfs.server must be a string");
+    expect(typeError('{"remoteStorage":{"nfs":{"path":1}}}')).toBe("spec.remoteStorage.nfs.path must be a string");
+    expect(typeError('{"remoteStorage":{"nfs":{"mountPath":1}}}')).toBe(
+      "spec.remoteStorage.nfs.mountPath must be a string",
+    );
+  });
+  it("spec.engineSelector and spec.hiCache", () => {
+    expect(typeError('{"engineSelector":{"matchLabels":[]}}')).toBe(
+      "spec.engineSelector.matchLabels must be an object",
+    );
+    expect(typeError('{"hiCache":{"sizeGB":"1"}}')).toBe("spec.hiCache.sizeGB must be an integer");
+    expect(typeError('{"hiCache":{"ratio":1}}')).toBe("spec.hiCache.ratio must be a string");
+    expect(typeError('{"hiCache":{"writePolicy":1}}')).toBe("spec.hiCache.writePolicy must be a string");
+    expect(typeError('{"hiCache":{"ioBackend":1}}')).toBe("spec.hiCache.ioBackend must be a string");
+    expect(typeError('{"hiCache":{"memoryLayout":1}}')).toBe("spec.hiCache.memoryLayout must be a string");
+    expect(typeError('{"hiCache":{"storagePrefetchPolicy":1}}')).toBe(
+      "spec.hiCache.storagePrefetchPolicy must be a string",
+    );
+  });
+  it("the first wrong field wins, in reading order", () => {
+    expect(typeError('{"hiCache":{"ratio":1},"runtime":1}')).toBe("spec.runtime must be a string");
+    expect(typeError('{"runtime":"SGLang","hiCache":{"ratio":2}}')).toBe("spec.hiCache.ratio must be a string");
+  });
+});
