@@ -182,3 +182,13 @@ describe("the texts' dictionary encoding", () => {
     assert.throws(() => choosePieces(["private \ue005 use"]), /a text uses U\+E005, which the encoder reserves/);
   });
 });
+
+test("a module that tests a text's class at run time keeps the texts' class id", () => {
+  // texts carry only their byte length unless `instanceof` or `__typeinfo` is compiled
+  // (tools/wasm/texts-transform.mjs); this guest compiles `instanceof` over a text
+  const module = PolicyModule.fromFile(compileTestGuest("texts-classid"));
+  for (const r of [module.call("classid", ""), new WarmInstance(module.module).call("classid", "")]) {
+    assert.ok(r.ok, r.error ?? r.trap);
+    assert.equal(r.response!.toString("utf8"), "string,not a string");
+  }
+});

@@ -32,7 +32,18 @@ const MEMORY_BASE = CONTRACT.memoryBase;
 // the cells start right above the null address; nothing else lives below the memory base
 const TEXTS_LOW = 16;
 // the generated globals afterCompile gives their values, and their names in the module
-const LAYOUT = { next: "cwNext", scratch: "cwScratch", metaBytes: "cwMetaBytes", wide: "cwWide", src: "cwSrc" };
+const LAYOUT = {
+  next: "cwNext",
+  scratch: "cwScratch",
+  metaBytes: "cwMetaBytes",
+  wide: "cwWide",
+  src: "cwSrc",
+  header: "cwTextHeader",
+};
+// functions that read an object's class id (the word 8 bytes before it): the runtime's, and the
+// per-class `instanceof` helpers asc generates; when one of them is compiled, a text keeps that
+// word too
+const CLASS_ID_READERS = /^(~lib\/rt\/__instanceof|~lib\/rt\/__typeinfo|~instanceof\||~anyinstanceof\|)/;
 // the scratch holds one entry of the table: a u16 offset and up to TEXT_GROUP two-byte lengths
 const SCRATCH_BYTES = (2 + TEXT_GROUP * 2 + 15) & ~15;
 const GENERATED_INTERNAL = GENERATED_PATH.replace(/\.ts$/, "");
@@ -225,6 +236,8 @@ let ${LAYOUT.metaBytes}: u32 = 0;
 let ${LAYOUT.wide}: bool = false;
 // where a text's encoded bytes are copied before they are expanded (room for the longest)
 let ${LAYOUT.src}: usize = 0;
+// the bytes of a text's header: 4 (its byte length) or 8 (its class id too; set after compiling)
+let ${LAYOUT.header}: usize = 8;
 // the dictionary's pieces, read in place (texts-dictionary.mjs)
 const __cw_dictionary: usize = memory.data<u8>([${[...dictionary].join(",")}], 2);
 
@@ -239,16 +252,16 @@ function __cw_text(slot: i32): string {
 function __cw_materialize(slot: i32, cell: usize): string {
   // 4-byte aligned (static strings are never freed, so the allocator's 16-byte alignment buys
   // nothing here and would leave ~8 bytes of padding per text on the pages an evaluation writes).
-  // Only the header's last 8 bytes are written (see below), so a text's header overlaps the tail
-  // of the text before it by 12 bytes.
-  const p = (${LAYOUT.next} + 8 + 3) & ~3;
-  const end = __cw_expand(slot, p);
   // Of the 20-byte header a static string carries (block size, two GC words, class id, byte
-  // length) only the class id and the byte length are ever read under the stub runtime: the block
-  // size only by __free/__renew, which no text reaches (strings are immutable, texts live below
-  // the heap), the GC words by no one (no collector). 12 bytes a text fewer on the pages an
-  // evaluation writes (lmcache-injector: 70 texts, 840 bytes, one page fewer).
-  store<u32>(p - 8, idof<string>());
+  // length) only the byte length is read, at the string's address - 4 (\`String#length\`): the
+  // block size only by __free/__renew, which no text reaches (strings are immutable, texts live
+  // below the heap), the GC words by no one (no collector), the class id only by \`instanceof\`
+  // and \`__typeinfo\`, which are compiled into no policy (when they are, afterCompile keeps the
+  // id: an 8-byte header). A text's unwritten header words overlap the tail of the text before
+  // it. 4 to 16 bytes a text fewer on the pages an evaluation writes (issue 8).
+  const p = (${LAYOUT.next} + ${LAYOUT.header} + 3) & ~3;
+  const end = __cw_expand(slot, p);
+  if (${LAYOUT.header} == 8) store<u32>(p - 8, idof<string>());
   store<u32>(p - 4, <u32>(end - p));
   ${LAYOUT.next} = end;
   store<u16>(cell, <u16>p);
@@ -368,7 +381,10 @@ export default class CachewardenTexts {
     const src = scratch + SCRATCH_BYTES;
     const strings = src + ((longest + 3) & ~3);
     // every text expanded: room for its UTF-16 plus its header, 4-aligned
-    const need = used.reduce((n, t) => n + ((8 + t.length * 2 + 3) & ~3) + 4, 0);
+    let header = 4;
+    for (let i = 0; i < module.getNumFunctions(); i++)
+      if (CLASS_ID_READERS.test(binaryen.getFunctionInfo(module.getFunctionByIndex(i)).name)) header = 8;
+    const need = used.reduce((n, t) => n + ((header + t.length * 2 + 3) & ~3) + 4, 0);
     if (strings + need > MEMORY_BASE)
       throw new Error(
         `texts-transform: ${used.length} texts need ${strings + need} bytes below --memoryBase ${MEMORY_BASE}`,
@@ -378,6 +394,7 @@ export default class CachewardenTexts {
     setGlobal(module, LAYOUT.metaBytes, tableBytes);
     setGlobal(module, LAYOUT.wide, wide ? 1 : 0);
     setGlobal(module, LAYOUT.src, src);
+    setGlobal(module, LAYOUT.header, header);
     fs.writeFileSync(process.env[TEXTS_FILE_ENV], segment);
   }
 }
