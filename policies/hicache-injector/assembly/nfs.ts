@@ -162,10 +162,10 @@ export function planNfs(container: JsonValue, spec: JsonValue | null, b: HiCache
       if (!volumeMatches(v, b)) volumeEqual = false;
     }
   }
-  const volumeRef = 'volume "' + HICACHE_L3_VOLUME + '"';
-  if (volumeCount > 1) return plan.fail(REASON_VOLUME_CONFLICT, volumeRef + " is duplicated");
+  // the messages are built only when reported (issue 8: a text is expanded on first use)
+  if (volumeCount > 1) return plan.fail(REASON_VOLUME_CONFLICT, 'volume "' + HICACHE_L3_VOLUME + '" is duplicated');
   if (volumeCount == 1 && !volumeEqual)
-    return plan.fail(REASON_VOLUME_CONFLICT, volumeRef + " conflicts with remoteStorage.nfs");
+    return plan.fail(REASON_VOLUME_CONFLICT, 'volume "' + HICACHE_L3_VOLUME + '" conflicts with remoteStorage.nfs');
   plan.appendVolume = volumeCount == 0;
   // mount: by name or by path
   const mounts = listOf(container, "volumeMounts");

@@ -210,6 +210,11 @@ export function readCandidate(item: JsonValue | null, podNamespace: string): Can
   return new Candidate(ns !== null && ns.length > 0 ? ns : podNamespace, name, uid, matchLabels, spec);
 }
 
+/** the detail of a failed CacheBackend listing (built only when it is reported) */
+function listingFailed(namespace: string): string {
+  return "listing CacheBackends in " + shortenRendered(namespace) + " failed";
+}
+
 /** Step 6: inline backends, else the list lookup, else none. */
 export function collectCandidates(settings: JsonValue, lookups: KubernetesLookups, namespace: string): Candidates {
   const out = new Candidates();
@@ -222,17 +227,16 @@ export function collectCandidates(settings: JsonValue, lookups: KubernetesLookup
   } else {
     if (settings.memberIsBool("lookup", false)) return out;
     const result = lookups.listResourcesByNamespace(CACHEBACKEND_API_VERSION, CACHEBACKEND_KIND, namespace, "", "");
-    const failedDetail = "listing CacheBackends in " + shortenRendered(namespace) + " failed";
     if (result.denied)
       return Candidates.failed(
         REASON_LOOKUP_DENIED,
         "listing CacheBackends in " + shortenRendered(namespace) + " was denied; use settings.backends",
       );
     const list = result.value;
-    if (!result.found || list === null) return Candidates.failed(REASON_LOOKUP_FAILED, failedDetail);
+    if (!result.found || list === null) return Candidates.failed(REASON_LOOKUP_FAILED, listingFailed(namespace));
     items = list.getPresent("items");
     if (items === null) return out;
-    if (!items.isArray()) return Candidates.failed(REASON_LOOKUP_FAILED, failedDetail);
+    if (!items.isArray()) return Candidates.failed(REASON_LOOKUP_FAILED, listingFailed(namespace));
   }
   for (let i = 0; i < items.size(); i++) {
     const c = readCandidate(items.at(i), namespace);
@@ -242,10 +246,7 @@ export function collectCandidates(settings: JsonValue, lookups: KubernetesLookup
           REASON_INVALID_REQUEST,
           detailInvalidRequest("settings.backends[" + i32ToDecimal(i) + "] is not a CacheBackend"),
         );
-      return Candidates.failed(
-        REASON_LOOKUP_FAILED,
-        "listing CacheBackends in " + shortenRendered(namespace) + " failed",
-      );
+      return Candidates.failed(REASON_LOOKUP_FAILED, listingFailed(namespace));
     }
     // inline backends are namespace-less: they belong to the pod's namespace
     if (inline !== null) c.namespace = namespace;
