@@ -66,10 +66,17 @@ export const MODE_EVENTS_ONLY = "EventsOnly";
 export const ROLE_READ_WRITE = "ReadWrite";
 
 /** A provider block of `spec.remoteStorage` (`redis`, `lmCacheServer`, `mooncake`). */
+// the provider blocks of spec.remoteStorage, in reading order
+const BLOCK_REDIS: i32 = 0;
+const BLOCK_LMCACHE_SERVER: i32 = 1;
+const BLOCK_MOONCAKE: i32 = 2;
+
 export class ProviderBlock {
   constructor(
     public key: string,
-    public provider: string,
+    /** BLOCK_*: the provider is named only when a rule compares or prints it (a name is a text
+     *  a fresh instance expands on first use) */
+    public kind: i32,
     public node: JsonValue | null,
     /** `command` (lmCacheServer, mooncake): a list of strings (stringItem), or null */
     public command: JsonValue | null,
@@ -77,6 +84,11 @@ export class ProviderBlock {
   ) {}
   get present(): bool {
     return this.node !== null;
+  }
+  /** the provider this block configures */
+  get provider(): string {
+    if (this.kind == BLOCK_REDIS) return PROVIDER_REDIS;
+    return this.kind == BLOCK_LMCACHE_SERVER ? PROVIDER_LMCACHE_SERVER : PROVIDER_MOONCAKE;
   }
 }
 
@@ -388,9 +400,9 @@ export function readBackend(object: JsonValue, requestNamespace: string, errs: F
   b.ownership = core(b, readStringAt(rs, "ownership", rsPath, errs));
   b.rsEndpoint = stringValue(readStringAt(rs, "endpoint", rsPath, errs));
   b.blocks = [
-    readProviderBlock(b, rs, "redis", PROVIDER_REDIS, false, rsPath, errs),
-    readProviderBlock(b, rs, "lmCacheServer", PROVIDER_LMCACHE_SERVER, true, rsPath, errs),
-    readProviderBlock(b, rs, "mooncake", PROVIDER_MOONCAKE, true, rsPath, errs),
+    readProviderBlock(b, rs, "redis", BLOCK_REDIS, false, rsPath, errs),
+    readProviderBlock(b, rs, "lmCacheServer", BLOCK_LMCACHE_SERVER, true, rsPath, errs),
+    readProviderBlock(b, rs, "mooncake", BLOCK_MOONCAKE, true, rsPath, errs),
   ];
   b.nfs = coreObject(b, readObjectAt(rs, "nfs", rsPath, errs));
   const nfsPath = rsPath.child("nfs");
@@ -472,7 +484,7 @@ function readProviderBlock(
   b: Backend,
   rs: JsonValue | null,
   key: string,
-  provider: string,
+  kind: i32,
   withCommand: bool,
   rsPath: Path,
   errs: FieldErrorList,
@@ -483,7 +495,7 @@ function readProviderBlock(
   const command = withCommand ? readStringItems(node, "command", at, errs) : null;
   const res = readObjectAt(node, "resources", at, errs);
   const block = readResourceBlock(res.value, at.child("resources"), errs);
-  return new ProviderBlock(key, provider, node, command, block);
+  return new ProviderBlock(key, kind, node, command, block);
 }
 
 // what reading the env found out about each entry (Backend.envMarks)

@@ -150,7 +150,10 @@ export function providerEndpointError(provider: string, endpoint: string): strin
 /** The namespace of an in-cluster Service endpoint (`<svc>.<ns>.svc[.cluster.local][:port]`),
  *  or "" when the endpoint is not one. */
 export function inClusterNamespace(endpoint: string): string {
-  let s = goLowerAscii(trimGoSpace(endpoint));
+  let s = trimGoSpace(endpoint);
+  // most backends have no endpoint: no suffix text is expanded for them
+  if (s.length == 0) return "";
+  s = goLowerAscii(s);
   const scheme = s.indexOf("://");
   if (scheme >= 0) s = s.substring(scheme + 3);
   for (let i = 0; i < s.length; i++) {

@@ -270,7 +270,7 @@ function validateCanonicalProviderResources(b: Backend, errs: FieldErrorList): v
   for (let i = 0; i < b.blocks.length; i++) {
     const block = b.blocks[i];
     const resources = block.resources;
-    if (block.provider != b.provider || resources === null) continue;
+    if (resources === null || block.provider != b.provider) continue;
     checkResourceBlock(resources, errs, 10, 13);
     checkResourceBlock(resources, errs, 15, 17);
   }
@@ -311,16 +311,12 @@ function rejectInvalidExternalEndpoint(b: Backend, spec: Path, errs: FieldErrorL
 
 // ---- (6) rejectCrossNamespaceEndpointWithoutOptIn ----
 function rejectCrossNamespaceEndpointWithoutOptIn(b: Backend, spec: Path, errs: FieldErrorList): void {
-  let endpoint = b.endpoint;
-  let field = "spec.endpoint";
-  let path = spec.child("endpoint");
-  if (trimGoSpace(b.rsEndpoint).length > 0) {
-    endpoint = b.rsEndpoint;
-    field = "spec.remoteStorage.endpoint";
-    path = spec.child("remoteStorage").child("endpoint");
-  }
-  const ns = inClusterNamespace(endpoint);
+  const remote = trimGoSpace(b.rsEndpoint).length > 0;
+  const ns = inClusterNamespace(remote ? b.rsEndpoint : b.endpoint);
   if (ns.length == 0 || ns == b.namespace || b.allowCrossNamespace) return;
+  // the field is named only for the message
+  const field = remote ? "spec.remoteStorage.endpoint" : "spec.endpoint";
+  const path = remote ? spec.child("remoteStorage").child("endpoint") : spec.child("endpoint");
   errs.add(
     forbidden(
       path,
