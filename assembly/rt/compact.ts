@@ -80,6 +80,7 @@ function allocate(size: usize, id: u32): usize {
   if (size > BLOCK_MAXSIZE - HEADER) throw new Error(E_ALLOCATION_TOO_LARGE);
   const ptr = offset + HEADER;
   const end = ptr + alignUp(size);
+  if (end < ptr) unreachable(); // past 4 GiB: out of memory, as a failed grow
   growMemoryTo(end);
   clear(ptr, ptr + size);
   store<u32>(ptr - 8, id);
@@ -95,6 +96,7 @@ function resize(ptr: usize, size: usize): usize {
   if (ptr + alignUp(oldSize) == offset) {
     if (size > BLOCK_MAXSIZE - HEADER) throw new Error(E_ALLOCATION_TOO_LARGE);
     const end = ptr + alignUp(size);
+    if (end < ptr) unreachable(); // past 4 GiB: out of memory, as a failed grow
     growMemoryTo(end);
     if (size > oldSize) clear(ptr + oldSize, ptr + size);
     store<u32>(ptr - 4, <u32>size);
