@@ -258,7 +258,8 @@ function __cw_materialize(slot: i32, cell: usize): string {
   // below the heap), the GC words by no one (no collector), the class id only by \`instanceof\`
   // and \`__typeinfo\`, which are compiled into no policy (when they are, afterCompile keeps the
   // id: an 8-byte header). A text's unwritten header words overlap the tail of the text before
-  // it. 4 to 16 bytes a text fewer on the pages an evaluation writes (issue 8).
+  // it. 16 bytes a text fewer than a static string on the pages an evaluation writes, 4 fewer
+  // than with the class id (issue 8).
   const p = (${LAYOUT.next} + ${LAYOUT.header} + 3) & ~3;
   const end = __cw_expand(slot, p);
   if (${LAYOUT.header} == 8) store<u32>(p - 8, idof<string>());
