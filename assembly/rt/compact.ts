@@ -51,28 +51,10 @@ function growMemoryTo(end: usize): void {
 }
 
 /** [from, to) reads as zeros afterwards; only memory handed out before needs the fill (none on
- *  a fresh instance: the test is inlined, the fill is not) */
+ *  a fresh instance) */
 // @ts-ignore: decorator
 @inline function clear(from: usize, to: usize): void {
-  if (from < pristine) clearDirty(from, min(to, pristine));
-}
-
-/** Most blocks are a few words: stores in place of a `memory.fill` call, which costs more than
- *  the stores for them (a warm evaluation hands out 200-450 blocks). */
-function clearDirty(from: usize, end: usize): void {
-  if (end - from > 64) {
-    memory.fill(from, 0, end - from);
-    return;
-  }
-  let p = from;
-  while (p + 4 <= end) {
-    store<u32>(p, 0);
-    p += 4;
-  }
-  while (p < end) {
-    store<u8>(p, 0);
-    p++;
-  }
+  if (from < pristine) memory.fill(from, 0, min(to, pristine) - from);
 }
 
 /** a block of `size` bytes with class id `id` at the heap's end */
