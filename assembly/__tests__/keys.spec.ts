@@ -1,4 +1,5 @@
 import {
+  effectiveRuntime,
   normalizeRuntime,
   AUDIT_SKIP_REASON_KEY,
   CACHEBACKEND_API_VERSION,
@@ -223,6 +224,12 @@ describe("the effective runtime's normalization (both inference-cache policies)"
     expect(normalizeRuntime("vllm ")).toBe("vllm ");
     expect(normalizeRuntime("Triton")).toBe("Triton");
     expect(normalizeRuntime("")).toBe("");
+  });
+  it("the effective runtime: spec.runtime, else integration.engine, else VLLM", () => {
+    expect(effectiveRuntime("sglang", "vllm")).toBe("SGLang");
+    expect(effectiveRuntime("", "SGLANG")).toBe("SGLang");
+    expect(effectiveRuntime("Triton", "sglang")).toBe("Triton");
+    expect(effectiveRuntime("", "")).toBe("VLLM");
   });
 });
 

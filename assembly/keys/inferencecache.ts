@@ -28,9 +28,17 @@ export const RUNTIME_SGLANG = "SGLang";
  *  the same in hicache-injector): `vllm` → `VLLM`, `sglang` → `SGLang`, compared as Go's
  *  `strings.ToLower` compares; other strings as written. */
 export function normalizeRuntime(value: string): string {
-  if (goLowerEquals(value, "vllm")) return RUNTIME_VLLM;
-  if (goLowerEquals(value, "sglang")) return RUNTIME_SGLANG;
+  if (goLowerEquals(value, RUNTIME_ID_VLLM)) return RUNTIME_VLLM;
+  if (goLowerEquals(value, RUNTIME_ID_SGLANG)) return RUNTIME_SGLANG;
   return value;
+}
+
+/** The effective runtime of a CacheBackend: `spec.runtime`, else `spec.integration.engine`, each
+ *  normalized; VLLM when both are empty (docs/policies/cachebackend-validator.md#effective-values). */
+export function effectiveRuntime(runtime: string, engine: string): string {
+  if (runtime.length > 0) return normalizeRuntime(runtime);
+  if (engine.length > 0) return normalizeRuntime(engine);
+  return RUNTIME_VLLM;
 }
 
 // @ts-ignore: decorator

@@ -20,7 +20,7 @@ import {
   trimGoSpace,
   goLowerAscii,
 } from "../../../assembly/validate/index";
-import { KERNEL_CHECK_ANNOTATION, RUNTIME_VLLM, normalizeRuntime } from "../../../assembly/keys/index";
+import { KERNEL_CHECK_ANNOTATION, effectiveRuntime } from "../../../assembly/keys/index";
 import { Quantity, parseQuantity, quantityOfValue, readQuantityAt } from "../../../assembly/validate/quantity";
 import { uninitializedI32s } from "../../../assembly/util/memory";
 
@@ -65,12 +65,12 @@ export const MODE_EVENTS_ONLY = "EventsOnly";
 @lazy
 export const ROLE_READ_WRITE = "ReadWrite";
 
-/** A provider block of `spec.remoteStorage` (`redis`, `lmCacheServer`, `mooncake`). */
 // the provider blocks of spec.remoteStorage, in reading order
 const BLOCK_REDIS: i32 = 0;
 const BLOCK_LMCACHE_SERVER: i32 = 1;
 const BLOCK_MOONCAKE: i32 = 2;
 
+/** A provider block of `spec.remoteStorage` (`redis`, `lmCacheServer`, `mooncake`). */
 export class ProviderBlock {
   constructor(
     public key: string,
@@ -225,9 +225,7 @@ export class Backend {
 
   /** effective runtime: runtime, else integration.engine, normalized; else VLLM */
   get effectiveRuntime(): string {
-    if (this.runtime.length > 0) return normalizeRuntime(this.runtime);
-    if (this.engine.length > 0) return normalizeRuntime(this.engine);
-    return RUNTIME_VLLM;
+    return effectiveRuntime(this.runtime, this.engine);
   }
 
   /** runtime ID: the effective runtime lower-cased (once: the rules ask for it a dozen times, and

@@ -12,7 +12,7 @@ import {
   HICACHE_MEMORY_LAYOUTS_LIST,
   HICACHE_STORAGE_PREFETCH_POLICIES_LIST,
   HICACHE_WRITE_POLICIES_LIST,
-  normalizeRuntime,
+  effectiveRuntime,
   reservedArgs,
   RUNTIME_ID_SGLANG,
   RuntimeAdapter,
@@ -179,10 +179,7 @@ export function readHiCacheBackend(spec: JsonValue | null): HiCacheBackend {
   const runtime = r.str(spec, "runtime", IN_SPEC);
   const integration = r.object(spec, "integration", IN_SPEC);
   const engine = r.str(integration, "engine", IN_INTEGRATION);
-  let effective = "VLLM";
-  if (runtime.length > 0) effective = normalizeRuntime(runtime);
-  else if (engine.length > 0) effective = normalizeRuntime(engine);
-  b.runtimeId = goLowerAscii(effective);
+  b.runtimeId = goLowerAscii(effectiveRuntime(runtime, engine));
 
   const remote = r.object(spec, "remoteStorage", IN_SPEC);
   b.hasRemote = remote !== null;
