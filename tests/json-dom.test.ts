@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PolicyModule } from "../tools/host/guest";
-import { PRODUCTION_ASCONFIG } from "../tools/wasm/index";
+import { PRODUCTION_ASCONFIG, PRODUCTION_RUNTIME } from "../tools/wasm/index";
 import { Gen } from "./helpers/json-gen";
 import * as ref from "./helpers/json-reference";
 
@@ -20,7 +20,7 @@ let probe: PolicyModule;
  *  with the config file that goes with it: `compact` is the production runtime (tools/wasm/index.ts) */
 function runtimeFlags(runtime: string): string[] {
   if (runtime === "compact")
-    return ["--runtime", "assembly/rt/compact", "--use", "RESET_HEAP_AFTER_CALL=1", "--config", PRODUCTION_ASCONFIG];
+    return ["--runtime", PRODUCTION_RUNTIME, "--use", "RESET_HEAP_AFTER_CALL=1", "--config", PRODUCTION_ASCONFIG];
   const release =
     runtime === "stub"
       ? ["--use", "RESET_HEAP_AFTER_CALL=1"]

@@ -17,6 +17,9 @@ import { artifacthubWarnings, readMetadataYaml, USAGE_ANNOTATION } from "./metad
 /** The tool's own checkout (node_modules, tools/); policies may live elsewhere (tests). */
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
+/** The production runtime (a path asc resolves from the repository root), see ASC_FLAGS. */
+export const PRODUCTION_RUNTIME = "assembly/rt/compact";
+
 /**
  * Exactly the production flags; never `--noAssert`, never memory/table imports. The runtime is
  * the project's own bump allocator (assembly/rt/compact.ts: the `stub` allowed alternative with an
@@ -26,7 +29,7 @@ export const REPO_ROOT = path.resolve(__dirname, "..", "..");
  */
 export const ASC_FLAGS: readonly string[] = [
   "--runtime",
-  "assembly/rt/compact",
+  PRODUCTION_RUNTIME,
   "--use",
   "RESET_HEAP_AFTER_CALL=1",
   "-O3",
