@@ -126,6 +126,10 @@ describe("rules 3-6: endpoints", () => {
     expect(inClusterNamespace("cache.svc:8200")).toBe(""); // one label before .svc
     expect(inClusterNamespace("cache.team-b.svc.example.org")).toBe(""); // custom domains are not recognized
     expect(inClusterNamespace("cache.team-b:8200")).toBe("");
+    // no endpoint, or only Go whitespace: none (returned before any parsing)
+    expect(inClusterNamespace("")).toBe("");
+    expect(inClusterNamespace(" \t\n")).toBe("");
+    expect(inClusterNamespace("  cache.team-b.svc  ")).toBe("team-b");
   });
   it("6: same namespace passes; another needs the opt-in; remoteStorage.endpoint wins", () => {
     expect(errs('{"type":"External","endpoint":"c.ns.svc:1"}')).toBe("");
