@@ -30,36 +30,113 @@ export class ByteSink {
    *  pull secrets): a response adds them to its size hint instead of regrowing */
   static bulk: i32 = 0;
 
-  /** the storage itself (no view object: one allocation per buffer) */
+  /** the storage (no view object: one allocation per buffer) */
   private buf: ArrayBuffer;
+  /** where the bytes go: the start of `buf`, or a place inside it (`ByteSink.over`) */
+  private data: usize;
+  /** bytes from `data` that may be written */
+  private cap: i32;
   private len: i32 = 0;
+  /** set on a sink that only measures (`ByteSink.measuring`) */
+  private measure: SinkMeasure | null = null;
 
   constructor(initialCapacity: i32 = 1024) {
-    this.buf = uninitializedBuffer(max(initialCapacity, 16));
+    const buf = uninitializedBuffer(max(initialCapacity, 16));
+    this.buf = buf;
+    this.data = changetype<usize>(buf);
+    this.cap = buf.byteLength;
+  }
+
+  /** A sink whose bytes are written into `buffer` from `offset` on, over what is there; safe only
+   *  where `placeOver` has placed the same writes. */
+  static over(buffer: ArrayBuffer, offset: i32): ByteSink {
+    return ByteSink.into(buffer, changetype<usize>(buffer) + <usize>offset, buffer.byteLength - offset, null);
+  }
+
+  /** A sink that keeps no bytes and measures what writing them over `watched` would do. Copies are
+   *  counted, not made; everything else is written to a scratch as it would be to a buffer (so
+   *  counted exactly), reused from its start whenever it is full. The scratch is the `scratch`
+   *  bytes that end at offset `scratchEnd` of `watched` (bytes nothing reads and the output is
+   *  likely to cover: the end of the room before a request), or a buffer of its own. */
+  static measuring(watched: ArrayBuffer, scratchEnd: i32, scratch: i32): ByteSink {
+    const measure = new SinkMeasure(watched);
+    if (scratch < 16) {
+      const own = uninitializedBuffer(64);
+      return ByteSink.into(own, changetype<usize>(own), 64, measure);
+    }
+    measure.scratch = changetype<usize>(watched) + <usize>(scratchEnd - scratch);
+    measure.scratchSize = scratch;
+    return ByteSink.into(watched, measure.scratch, scratch, measure);
+  }
+
+  /** a sink without an allocation of its own */
+  private static into(buf: ArrayBuffer, data: usize, cap: i32, measure: SinkMeasure | null): ByteSink {
+    const sink = changetype<ByteSink>(__new(offsetof<ByteSink>(), idof<ByteSink>()));
+    sink.buf = buf;
+    sink.data = data;
+    sink.cap = cap;
+    sink.len = 0;
+    sink.measure = measure;
+    return sink;
   }
 
   get length(): i32 {
     return this.len;
   }
 
+  /** whether this sink only measures (`ByteSink.measuring`) */
+  get measures(): bool {
+    return this.measure !== null;
+  }
+
+  /** Measuring: the offset in the watched buffer from which the same writes, made with
+   *  `ByteSink.over`, overwrite no byte of it before it is read and still fit in it (the highest,
+   *  so the output touches the least memory below the request), or -1. Written from offset d, the
+   *  output's next byte is at d + its length, so each copy out of the buffer must start at or after
+   *  that point (memory.copy moves overlapping bytes correctly). The room a string write reserves
+   *  (6 bytes a unit) is not counted: past the buffer's end the over-sink moves to a buffer of its
+   *  own, which is correct, only not cheaper. */
+  placeOver(): i32 {
+    const m = this.measure;
+    if (m === null) return -1;
+    const d = min(m.leastLead, <i64>(m.watchEnd - m.watchStart) - <i64>this.len);
+    return d >= 0 ? <i32>d : -1;
+  }
+
   /** makes room for `extra` more bytes (doubling, so appends stay amortised O(1)) */
   @inline private reserve(extra: i32): void {
-    if (this.len + extra > this.buf.byteLength) this.grow(extra);
+    if (this.len + extra > this.cap) this.grow(extra);
   }
 
   private grow(extra: i32): void {
-    let cap = this.buf.byteLength << 1;
+    const measure = this.measure;
+    if (measure !== null) {
+      // the scratch is reused: `data` moves back so that the next byte lands at its start and
+      // `len` goes on counting every byte
+      if (extra > measure.scratchSize) {
+        measure.scratch = changetype<usize>(uninitializedBuffer(extra));
+        measure.scratchSize = extra;
+      }
+      this.data = measure.scratch - <usize>this.len;
+      this.cap = this.len + measure.scratchSize;
+      return;
+    }
+    let cap = this.cap << 1;
     const need = this.len + extra;
     if (cap < need) cap = need;
-    // through the runtime's reallocation: a bump runtime extends the last allocation in place
-    // (a response buffer usually is the last one), so a regrown buffer leaves no abandoned first
-    // copy on pages a fresh instance writes; otherwise it copies, as before
-    this.buf = changetype<ArrayBuffer>(__renew(changetype<usize>(this.buf), <usize>cap));
+    // through the runtime's reallocation: a bump runtime extends the last allocation in place (a
+    // response buffer usually is the last one), so a regrown buffer leaves no abandoned first copy
+    // on pages a fresh instance writes; otherwise it copies (a sink `over` a request: the bytes
+    // before `data` come along, the price of one rare fallback)
+    const offset = this.data - changetype<usize>(this.buf);
+    this.buf = changetype<ArrayBuffer>(__renew(changetype<usize>(this.buf), offset + <usize>cap));
+    this.data = changetype<usize>(this.buf) + offset;
+    this.cap = cap;
   }
 
   writeByte(b: u8): void {
     this.reserve(1);
-    store<u8>(changetype<usize>(this.buf) + <usize>this.len, b);
+    store<u8>(this.data + <usize>this.len, b);
     this.len++;
   }
 
@@ -74,8 +151,14 @@ export class ByteSink {
   /** copies `n` bytes from linear memory at `ptr` */
   writeRaw(ptr: usize, n: i32): void {
     if (n <= 0) return;
+    const measure = this.measure;
+    if (measure !== null) {
+      measure.noteCopy(ptr, this.len);
+      this.len += n;
+      return;
+    }
     this.reserve(n);
-    memory.copy(changetype<usize>(this.buf) + <usize>this.len, ptr, <usize>n);
+    memory.copy(this.data + <usize>this.len, ptr, <usize>n);
     this.len += n;
   }
 
@@ -88,7 +171,7 @@ export class ByteSink {
       const c = <u32>load<u16>(src + ((<usize>i) << 1));
       if (c < CHAR_NON_ASCII) {
         // reserved above: stored without a capacity check
-        store<u8>(changetype<usize>(this.buf) + <usize>this.len, <u8>c);
+        store<u8>(this.data + <usize>this.len, <u8>c);
         this.len++;
         continue;
       }
@@ -115,7 +198,7 @@ export class ByteSink {
       if (c < CHAR_NON_ASCII) {
         // plain printable ASCII (the common case) is stored without a capacity check
         if (c >= CHAR_SPACE && c != CHAR_QUOTE && c != CHAR_BACKSLASH) {
-          store<u8>(changetype<usize>(this.buf) + <usize>this.len, <u8>c);
+          store<u8>(this.data + <usize>this.len, <u8>c);
           this.len++;
         } else {
           this.putEscapedAscii(c);
@@ -142,16 +225,16 @@ export class ByteSink {
 
   /** the address of the written bytes (valid until the next write) */
   get dataStart(): usize {
-    return changetype<usize>(this.buf);
+    return this.data;
   }
 
   /** a view of the written bytes */
   bytes(): Uint8Array {
-    return Uint8Array.wrap(this.buf, 0, this.len);
+    return Uint8Array.wrap(this.buf, <i32>(this.data - changetype<usize>(this.buf)), this.len);
   }
 
   toString(): string {
-    return String.UTF8.decodeUnsafe(changetype<usize>(this.buf), <usize>this.len);
+    return String.UTF8.decodeUnsafe(this.data, <usize>this.len);
   }
 
   // ---- helpers: all reserve before writing ----
@@ -166,7 +249,7 @@ export class ByteSink {
 
   private putByte(b: u32): void {
     this.reserve(1);
-    store<u8>(changetype<usize>(this.buf) + <usize>this.len, <u8>b);
+    store<u8>(this.data + <usize>this.len, <u8>b);
     this.len++;
   }
 
@@ -215,5 +298,27 @@ export class ByteSink {
     for (let shift = 12; shift >= 0; shift -= 4) {
       this.putByte(<u32>HEX.charCodeAt((c >> shift) & 0xf));
     }
+  }
+}
+
+/** What a measuring sink learns of the copies out of the buffer it watches. */
+class SinkMeasure {
+  watchStart: usize;
+  watchEnd: usize;
+  /** the least (source offset − output length before the copy) over copies out of the buffer */
+  leastLead: i64 = i64.MAX_VALUE;
+  /** where bytes that are not copies are written, and how many fit */
+  scratch: usize = 0;
+  scratchSize: i32 = 0;
+
+  constructor(watched: ArrayBuffer) {
+    this.watchStart = changetype<usize>(watched);
+    this.watchEnd = changetype<usize>(watched) + <usize>watched.byteLength;
+  }
+
+  noteCopy(ptr: usize, at: i32): void {
+    if (ptr < this.watchStart || ptr >= this.watchEnd) return;
+    const lead = <i64>(ptr - this.watchStart) - <i64>at;
+    if (lead < this.leastLead) this.leastLead = lead;
   }
 }

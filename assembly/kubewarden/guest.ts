@@ -39,15 +39,18 @@ export function dispatchOperation(
  * The body of a policy's `__guest_call`:
  * `export function __guest_call(a: i32, b: i32): i32 { return handleGuestCall(a, b, validate, validateSettings); }`
  * Returns 1 after responding, 0 after a guest error. Frees the call's memory after responding
- * (`releaseCallMemory`), so long-lived instances (Node host, benchmarks) stay flat.
+ * (`releaseCallMemory`), so long-lived instances (Node host, benchmarks) stay flat. A mutating
+ * policy passes `ROOM_FOR_EDITS` as `roomBeforePayload`, for its response to be written over the
+ * request (`ValidationResponse.toBytesOver`).
  */
 export function handleGuestCall(
   operationLen: i32,
   payloadLen: i32,
   validate: (payload: Uint8Array) => Uint8Array,
   validateSettings: (payload: Uint8Array) => Uint8Array,
+  roomBeforePayload: i32 = 0,
 ): i32 {
-  const invocation = readInvocation(operationLen, payloadLen);
+  const invocation = readInvocation(operationLen, payloadLen, roomBeforePayload);
   const reply = dispatchOperation(invocation.operation, invocation.payload, validate, validateSettings);
   if (reply.ok) respondBytes(reply.value);
   else reportGuestError(reply.error);

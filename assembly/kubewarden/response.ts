@@ -5,6 +5,13 @@
 import { i32ToDecimal } from "../util/decimal";
 import { ByteSink, JsonValue } from "../json/index";
 
+/** Bytes left free before the request of a mutating policy (`handleGuestCall`), for its response
+ *  to be written over the request: a mutated object is written from before the request's start
+ *  when it adds bytes before its last copy out of the request, and ends past the request's end
+ *  when it adds more than the request's envelope held. The injectors add 0.4–1.5 KB to a pod;
+ *  memory left unwritten costs nothing on a fresh instance. */
+export const ROOM_FOR_EDITS: i32 = 1024;
+
 /** Insertion-ordered string map (audit annotations); setting an existing key replaces it in place. */
 export class OrderedStringMap {
   keys: string[] = new Array<string>(0);
@@ -105,21 +112,49 @@ export class ValidationResponse {
   }
 
   toBytes(): Uint8Array {
-    // one buffer, no regrowth (a regrown buffer leaves its first one behind on the pages a fresh
-    // instance writes, and the writer's own small allocations sit after it, so it cannot grow in
-    // place): a mutated object's source span, a quarter again and 1 KB for the edits (CacheBlend's
-    // wiring adds ~1.5 KB to a 5 KB pod), the message with the worst-case room writeJsonString
-    // reserves (6 bytes a unit), and a fixed allowance for the rest. Capacity never written is
-    // never faulted in, but what the writer allocates after the buffer lands past it, so the slack
-    // is kept small (measured: half again wrote one more page for lmcache-injector's pod).
+    const sink = this.ownSink();
+    this.writeTo(sink);
+    return sink.bytes();
+  }
+
+  /**
+   * The wire form written over `request`'s buffer when that is safe, else as `toBytes()`; the
+   * caller reads neither again. A mutated object is mostly copies of the request's own bytes, so
+   * on a fresh instance a response of its own writes about as many new pages again (issue 8);
+   * written over the request it writes none. A first pass writes nothing and measures: the output
+   * may start at any offset of the buffer from which every copy out of the request starts at or
+   * after where the output then is, and from which it still fits (the buffer may have room before
+   * the request, `readInvocation`); the highest such offset is taken. Values moved before their
+   * place, or more bytes added than the room holds, give a buffer of its own.
+   */
+  toBytesOver(request: Uint8Array): Uint8Array {
+    const buffer = request.buffer;
+    const room = request.byteOffset;
+    let sink = this.mutatedObject !== null ? ByteSink.measuring(buffer, room, min(room, 64)) : this.ownSink();
+    // one call of writeTo for both passes, so that it stays inlined (module size)
+    while (true) {
+      this.writeTo(sink);
+      if (!sink.measures) break;
+      const offset = sink.placeOver();
+      sink = offset >= 0 ? ByteSink.over(buffer, offset) : this.ownSink();
+    }
+    return sink.bytes();
+  }
+
+  /** One buffer, no regrowth (a regrown buffer leaves its first one behind on the pages a fresh
+   *  instance writes, and the writer's own small allocations sit after it, so it cannot grow in
+   *  place): a mutated object's source span, a quarter again and 1 KB for the edits (CacheBlend's
+   *  wiring adds ~1.5 KB to a 5 KB pod), the message with the worst-case room writeJsonString
+   *  reserves (6 bytes a unit), and a fixed allowance for the rest. Capacity never written is
+   *  never faulted in, but what the writer allocates after the buffer lands past it, so the slack
+   *  is kept small (measured: half again wrote one more page for lmcache-injector's pod). */
+  private ownSink(): ByteSink {
     const object = this.mutatedObject;
     const message = this.message;
     const source = object !== null ? object.sourceLength() : -1;
     let hint = source >= 0 ? source + (source >> 2) + 1024 + ByteSink.bulk : 256;
     if (message !== null) hint += message.length * 6 + 2;
-    const sink = new ByteSink(hint);
-    this.writeTo(sink);
-    return sink.bytes();
+    return new ByteSink(hint);
   }
 
   toString(): string {

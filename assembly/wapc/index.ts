@@ -50,7 +50,6 @@ export class Invocation {
   ) {}
 }
 
-/** Reads the current invocation; the host has told us both lengths in `__guest_call`. */
 /**
  * Frees everything the call allocated; the guest calls it last, after responding. Long-lived
  * instances (kwctl, the Node host, benchmarks) then stay flat; policy-server uses a fresh instance
@@ -67,10 +66,14 @@ export function releaseCallMemory(): void {
   else if (isDefined(COLLECT_AFTER_CALL)) __collect();
 }
 
-export function readInvocation(operationLen: i32, payloadLen: i32): Invocation {
+/** Reads the current invocation (the host has told us both lengths in `__guest_call`) into two
+ *  fresh buffers; the payload's buffer keeps `roomBefore` bytes free before it, never written
+ *  here, for a response written over the payload (`ValidationResponse.toBytesOver`). */
+export function readInvocation(operationLen: i32, payloadLen: i32, roomBefore: i32 = 0): Invocation {
   // the host writes every byte of both (no zero fill first: same pages, half the writes)
   const op = uninitializedBytes(operationLen);
-  const payload = uninitializedBytes(payloadLen);
+  const room = max(roomBefore, 0);
+  const payload = Uint8Array.wrap(uninitializedBuffer(room + payloadLen), room, payloadLen);
   __guest_request(op.dataStart, payload.dataStart);
   return new Invocation(String.UTF8.decodeUnsafe(op.dataStart, op.length), payload);
 }

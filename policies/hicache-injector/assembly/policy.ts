@@ -20,7 +20,7 @@ import {
 import { Decision, DecisionKind, planHiCacheInjection, stripPlan } from "./plan";
 
 export function validate(payload: Uint8Array): Uint8Array {
-  return evaluate(payload, new WapcLookups()).toBytes();
+  return evaluate(payload, new WapcLookups()).toBytesOver(payload); // the payload is not read again
 }
 
 /** The whole evaluation with an injectable lookup seam (specs pass RecordedLookups). */

@@ -12,7 +12,7 @@ import { respondInjection } from "../../../assembly/lmcache/index";
 import { Decision, planLmcacheInjection } from "./plan";
 
 export function validate(payload: Uint8Array): Uint8Array {
-  return evaluate(payload, new WapcLookups()).toBytes();
+  return evaluate(payload, new WapcLookups()).toBytesOver(payload); // the payload is not read again
 }
 
 /** The whole evaluation with an injectable lookup seam (unit tests pass RecordedLookups). */
