@@ -317,8 +317,10 @@ class SinkMeasure {
   }
 
   noteCopy(ptr: usize, at: i32): void {
-    if (ptr < this.watchStart || ptr >= this.watchEnd) return;
-    const lead = <i64>(ptr - this.watchStart) - <i64>at;
+    // a source past the buffer's end leads by at least the room left at its end, which bounds
+    // the placement anyway; one before its start is another buffer's
+    if (ptr < this.watchStart) return;
+    const lead = <i64>ptr - <i64>this.watchStart - <i64>at;
     if (lead < this.leastLead) this.leastLead = lead;
   }
 }
