@@ -62,8 +62,17 @@ export class Invocation {
  * - `--runtime minimal --use COLLECT_AFTER_CALL=1`: a full collection.
  */
 export function releaseCallMemory(): void {
+  callsReleased++;
   if (isDefined(RESET_HEAP_AFTER_CALL)) heap.reset();
   else if (isDefined(COLLECT_AFTER_CALL)) __collect();
+}
+
+let callsReleased: i32 = 0;
+
+/** Whether this instance answers its first call (policy-server makes a fresh instance for every
+ *  request; kwctl and the Node host may reuse one). */
+export function isFirstCall(): bool {
+  return callsReleased == 0;
 }
 
 /** Reads the current invocation (the host has told us both lengths in `__guest_call`) into two
