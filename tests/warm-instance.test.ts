@@ -3,6 +3,9 @@
 // whole heap after every call (assembly/wapc releaseCallMemory); a global still pointing into a
 // previous call's heap would show up here as a different answer or a trap. policy-server uses a
 // fresh instance per request, but kwctl-like hosts, the Node host and the benchmarks do not.
+// It also holds the injectors' two ways of answering to the same bytes: a fresh instance writes
+// the response over the request when it may, a reused one builds a buffer of its own
+// (ValidationResponse.toBytesOver).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { HostCapabilities } from "../tools/host/capabilities";
