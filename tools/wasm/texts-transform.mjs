@@ -250,8 +250,10 @@ function __cw_text(slot: i32): string {
 }
 
 function __cw_materialize(slot: i32, cell: usize): string {
-  // 4-byte aligned (static strings are never freed, so the allocator's 16-byte alignment buys
-  // nothing here and would leave ~8 bytes of padding per text on the pages an evaluation writes).
+  // Packed: each text right after the one before, 2-aligned as its UTF-16 units need (static
+  // strings are never freed, so the allocator's 16-byte alignment buys nothing here; 4-aligned,
+  // the padding put cachebackend-validator's texts 52 bytes onto a second page). A header read
+  // at a 2-aligned address is a misaligned load, which wasm defines.
   // Of the 20-byte header a static string carries (block size, two GC words, class id, byte
   // length) only the byte length is read, at the string's address - 4 (\`String#length\`): the
   // block size only by __free/__renew, which no text reaches (strings are immutable, texts live
@@ -260,7 +262,7 @@ function __cw_materialize(slot: i32, cell: usize): string {
   // id: an 8-byte header). A text's unwritten header words overlap the tail of the text before
   // it. 16 bytes a text fewer than a static string on the pages an evaluation writes, 4 fewer
   // than with the class id (issue 8).
-  const p = (${LAYOUT.next} + ${LAYOUT.header} + 3) & ~3;
+  const p = ${LAYOUT.next} + ${LAYOUT.header};
   const end = __cw_expand(slot, p);
   if (${LAYOUT.header} == 8) store<u32>(p - 8, idof<string>());
   store<u32>(p - 4, <u32>(end - p));
@@ -381,11 +383,11 @@ export default class CachewardenTexts {
     const scratch = (TEXTS_LOW + used.length * 2 + 15) & ~15;
     const src = scratch + SCRATCH_BYTES;
     const strings = src + ((longest + 3) & ~3);
-    // every text expanded: room for its UTF-16 plus its header, 4-aligned
+    // every text expanded: room for its UTF-16 plus its header, packed
     let header = 4;
     for (let i = 0; i < module.getNumFunctions(); i++)
       if (CLASS_ID_READERS.test(binaryen.getFunctionInfo(module.getFunctionByIndex(i)).name)) header = 8;
-    const need = used.reduce((n, t) => n + ((header + t.length * 2 + 3) & ~3) + 4, 0);
+    const need = used.reduce((n, t) => n + header + t.length * 2, 0);
     if (strings + need > MEMORY_BASE)
       throw new Error(
         `texts-transform: ${used.length} texts need ${strings + need} bytes below --memoryBase ${MEMORY_BASE}`,
