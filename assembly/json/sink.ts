@@ -39,6 +39,8 @@ export class ByteSink {
   private len: i32 = 0;
   /** set on a sink that only measures (`ByteSink.measuring`) */
   private measure: SinkMeasure | null = null;
+  /** `buf` is another's (`ByteSink.over`) */
+  private borrowed: bool = false;
 
   constructor(initialCapacity: i32 = 1024) {
     const buf = uninitializedBuffer(max(initialCapacity, 16));
@@ -50,7 +52,9 @@ export class ByteSink {
   /** A sink whose bytes are written into `buffer` from `offset` on, over what is there; safe only
    *  where `placeOver` has placed the same writes. */
   static over(buffer: ArrayBuffer, offset: i32): ByteSink {
-    return ByteSink.into(buffer, changetype<usize>(buffer) + <usize>offset, buffer.byteLength - offset, null);
+    const sink = ByteSink.into(buffer, changetype<usize>(buffer) + <usize>offset, buffer.byteLength - offset, null);
+    sink.borrowed = true;
+    return sink;
   }
 
   /** A sink that keeps no bytes and measures what writing them over `watched` would do. Copies are
@@ -77,6 +81,7 @@ export class ByteSink {
     sink.cap = cap;
     sink.len = 0;
     sink.measure = measure;
+    sink.borrowed = false;
     return sink;
   }
 
@@ -124,13 +129,20 @@ export class ByteSink {
     let cap = this.cap << 1;
     const need = this.len + extra;
     if (cap < need) cap = need;
-    // through the runtime's reallocation: a bump runtime extends the last allocation in place (a
-    // response buffer usually is the last one), so a regrown buffer leaves no abandoned first copy
-    // on pages a fresh instance writes; otherwise it copies (a sink `over` a request: the bytes
-    // before `data` come along, the price of one rare fallback)
-    const offset = this.data - changetype<usize>(this.buf);
-    this.buf = changetype<ArrayBuffer>(__renew(changetype<usize>(this.buf), offset + <usize>cap));
-    this.data = changetype<usize>(this.buf) + offset;
+    if (this.borrowed) {
+      // a sink `over` another's buffer (still read from: never handed to the allocator, which
+      // may free it) moves its bytes to a buffer of its own
+      const own = uninitializedBuffer(cap);
+      memory.copy(changetype<usize>(own), this.data, <usize>this.len);
+      this.buf = own;
+      this.borrowed = false;
+    } else {
+      // through the runtime's reallocation: a bump runtime extends the last allocation in place
+      // (a response buffer usually is the last one), so a regrown buffer leaves no abandoned
+      // first copy on pages a fresh instance writes; otherwise it copies
+      this.buf = changetype<ArrayBuffer>(__renew(changetype<usize>(this.buf), <usize>cap));
+    }
+    this.data = changetype<usize>(this.buf);
     this.cap = cap;
   }
 
