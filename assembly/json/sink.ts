@@ -52,9 +52,7 @@ export class ByteSink {
   /** A sink whose bytes are written into `buffer` from `offset` on, over what is there; safe only
    *  where `placeOver` has placed the same writes. */
   static over(buffer: ArrayBuffer, offset: i32): ByteSink {
-    const sink = ByteSink.into(buffer, changetype<usize>(buffer) + <usize>offset, buffer.byteLength - offset, null);
-    sink.borrowed = true;
-    return sink;
+    return ByteSink.into(buffer, changetype<usize>(buffer) + <usize>offset, buffer.byteLength - offset, null, true);
   }
 
   /** A sink that keeps no bytes and measures what writing them over `watched` would do. Copies are
@@ -66,22 +64,22 @@ export class ByteSink {
     const measure = new SinkMeasure(watched);
     if (scratch < 16) {
       const own = uninitializedBuffer(64);
-      return ByteSink.into(own, changetype<usize>(own), 64, measure);
+      return ByteSink.into(own, changetype<usize>(own), 64, measure, false);
     }
     measure.scratch = changetype<usize>(watched) + <usize>(scratchEnd - scratch);
     measure.scratchSize = scratch;
-    return ByteSink.into(watched, measure.scratch, scratch, measure);
+    return ByteSink.into(watched, measure.scratch, scratch, measure, false);
   }
 
   /** a sink without an allocation of its own */
-  private static into(buf: ArrayBuffer, data: usize, cap: i32, measure: SinkMeasure | null): ByteSink {
+  private static into(buf: ArrayBuffer, data: usize, cap: i32, measure: SinkMeasure | null, borrowed: bool): ByteSink {
     const sink = changetype<ByteSink>(__new(offsetof<ByteSink>(), idof<ByteSink>()));
     sink.buf = buf;
     sink.data = data;
     sink.cap = cap;
     sink.len = 0;
     sink.measure = measure;
-    sink.borrowed = false;
+    sink.borrowed = borrowed;
     return sink;
   }
 

@@ -62,17 +62,17 @@ export class Invocation {
  * - `--runtime minimal --use COLLECT_AFTER_CALL=1`: a full collection.
  */
 export function releaseCallMemory(): void {
-  callsReleased++;
+  answeredBefore = true;
   if (isDefined(RESET_HEAP_AFTER_CALL)) heap.reset();
   else if (isDefined(COLLECT_AFTER_CALL)) __collect();
 }
 
-let callsReleased: i32 = 0;
+let answeredBefore = false;
 
 /** Whether this instance answers its first call (policy-server makes a fresh instance for every
  *  request; kwctl and the Node host may reuse one). */
 export function isFirstCall(): bool {
-  return callsReleased == 0;
+  return !answeredBefore;
 }
 
 /** Reads the current invocation (the host has told us both lengths in `__guest_call`) into two
@@ -82,7 +82,8 @@ export function readInvocation(operationLen: i32, payloadLen: i32, roomBefore: i
   // the host writes every byte of both (no zero fill first: same pages, half the writes)
   const op = uninitializedBytes(operationLen);
   const room = max(roomBefore, 0);
-  const payload = Uint8Array.wrap(uninitializedBuffer(room + payloadLen), room, payloadLen);
+  const length = max(payloadLen, 0); // as uninitializedBytes did: never a RangeError (a trap)
+  const payload = Uint8Array.wrap(uninitializedBuffer(room + length), room, length);
   __guest_request(op.dataStart, payload.dataStart);
   return new Invocation(String.UTF8.decodeUnsafe(op.dataStart, op.length), payload);
 }
