@@ -9,7 +9,7 @@
 // A violation the incoming Pod already had is not the policy's doing: `introducedViolations`
 // reports only what the mutation added or made worse. Violations are compared by an identity
 // that survives index shifts (container and volume names, not positions), counted per identity.
-import { baselineViolations } from "../pod-security-baseline";
+import { baselineViolations } from "../../tools/podsecurity/baseline";
 import assert from "node:assert/strict";
 
 export interface PodViolation {

@@ -10,7 +10,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { PolicyModule } from "../../../tools/host/guest";
 import { evaluateRecorded } from "../../../tests/helpers/policy-fixtures";
-import { baselineViolations, neededLevel, readmeModeLevels } from "../../../tests/pod-security-baseline";
+import { baselineViolations, neededLevel } from "../../../tools/podsecurity/baseline";
+import { readmeModeLevels } from "../../../tests/helpers/readme-levels";
 
 const POLICY_DIR = path.resolve(__dirname, "..");
 const WASM = path.join(POLICY_DIR, "annotated-policy.wasm");

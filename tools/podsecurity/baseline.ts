@@ -1,10 +1,8 @@
 // The Pod Security Standards `baseline` checks an injector's output can trip (host namespaces,
-// hostPath volumes, privileged containers, added capabilities, host ports), and the README table
-// reader the injectors' pod-security tests share. Kept small on purpose: the injectors only add
-// volumes, mounts, env, args, an init container and `spec.hostIPC`.
-import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
+// hostPath volumes, privileged containers, added capabilities, host ports). Product code: the
+// injectors' pod-security tests use it, and so can `preview` to say which wired pod a namespace's
+// enforced level would refuse. Kept small on purpose: the injectors only add volumes, mounts, env,
+// args, an init container and `spec.hostIPC`.
 
 type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -30,18 +28,4 @@ export function baselineViolations(pod: J): string[] {
 /** The level a pod needs: `baseline` when it has no baseline violation, else `privileged`. */
 export function neededLevel(pod: J): "baseline" | "privileged" {
   return baselineViolations(pod).length === 0 ? "baseline" : "privileged";
-}
-
-/** Mode → Pod Security level from the README table whose header ends with `Pod Security level`. */
-export function readmeModeLevels(readmeFile: string): Map<string, string> {
-  const text = fs.readFileSync(path.resolve(readmeFile), "utf8");
-  const lines = text.split("\n");
-  const header = lines.findIndex((l) => /^\| Mode \|.*\| Pod Security level \|$/.test(l));
-  assert.ok(header >= 0, `${readmeFile} has a "| Mode | … | Pod Security level |" table`);
-  const levels = new Map<string, string>();
-  for (let i = header + 2; i < lines.length && lines[i].startsWith("|"); i++) {
-    const cells = lines[i].split("|").map((c) => c.trim());
-    levels.set(cells[1], cells[cells.length - 2].replace(/`/g, ""));
-  }
-  return levels;
 }
