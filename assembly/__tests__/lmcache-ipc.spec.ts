@@ -16,13 +16,18 @@ function mode(spec: string, cacheBlend: bool = false, kv: string = "{}", setting
 }
 
 describe("readEngineGeneration", () => {
-  it("is current with any of the four fields non-null, legacy otherwise", () => {
+  it("is current with any of hostIPC, isolatedIPC, pd non-null, legacy otherwise", () => {
     expect(gen("{}").current).toBe(false);
     expect(gen('{"hostIPC":null,"pd":null}').current).toBe(false);
     expect(gen('{"hostIPC":false}').current).toBe(true);
     expect(gen('{"isolatedIPC":"x"}').current).toBe(true);
-    expect(gen('{"gpuVendor":"nvidia"}').current).toBe(true);
     expect(gen('{"pd":{}}').current).toBe(true);
+  });
+  it("does not count gpuVendor: the first operator's CRDs default it too", () => {
+    expect(gen('{"gpuVendor":"nvidia"}').current).toBe(false);
+    expect(gen('{"gpuVendor":"amd"}').current).toBe(false);
+    expect(gen('{"gpuVendor":"nvidia","logLevel":"INFO","l1":{"sizeGB":10}}').current).toBe(false);
+    expect(gen('{"gpuVendor":"nvidia","hostIPC":false}').current).toBe(true);
   });
   it("reads a non-boolean hostIPC as unset and only the exact string amd as AMD", () => {
     expect(gen('{"hostIPC":"true"}').hostIPC).toBe(Tristate.Unset);
@@ -67,10 +72,16 @@ describe("decideIpcMode", () => {
   });
   it("legacy LMCache engines follow the connection config's isolated_ipc boolean", () => {
     expect(mode("{}")).toBe(IpcMode.HostIPC);
+    expect(mode('{"gpuVendor":"nvidia"}')).toBe(IpcMode.HostIPC);
+    expect(mode('{"gpuVendor":"amd"}')).toBe(IpcMode.HostIPC);
     const isolated = '{"kv_connector_extra_config":{"lmcache.mp.isolated_ipc":true}}';
     expect(mode("{}", false, isolated)).toBe(IpcMode.PrivateShm);
     expect(mode("{}", false, '{"kv_connector_extra_config":{"lmcache.mp.isolated_ipc":"true"}}')).toBe(IpcMode.HostIPC);
     expect(connectionSaysIsolated('{"lmcache.mp.isolated_ipc":true}')).toBe(false);
+  });
+  it("CacheBlend legacy engines with gpuVendor keep hostIPC", () => {
+    expect(mode('{"gpuVendor":"nvidia"}', true)).toBe(IpcMode.HostIPC);
+    expect(mode('{"gpuVendor":"nvidia","hostIPC":false}', true)).toBe(IpcMode.HostShm);
   });
   it("CacheBlend has no isolated mode", () => {
     expect(mode('{"isolatedIPC":true}', true)).toBe(IpcMode.HostShm);
@@ -79,9 +90,11 @@ describe("decideIpcMode", () => {
   });
   it("ipcMode replaces the table", () => {
     expect(mode("{}", false, "{}", '{"ipcMode":"isolated"}')).toBe(IpcMode.PrivateShm);
-    expect(mode('{"gpuVendor":"nvidia"}', false, "{}", '{"ipcMode":"hostShm"}')).toBe(IpcMode.HostShm);
-    expect(mode('{"gpuVendor":"nvidia"}', false, "{}", '{"ipcMode":"hostIPC"}')).toBe(IpcMode.HostIPC);
-    expect(mode('{"gpuVendor":"nvidia"}', false, "{}", '{"ipcMode":"auto"}')).toBe(IpcMode.PrivateShm);
+    const nvidia = '{"gpuVendor":"nvidia","hostIPC":false}';
+    expect(mode(nvidia, false, "{}", '{"ipcMode":"hostShm"}')).toBe(IpcMode.HostShm);
+    expect(mode(nvidia, false, "{}", '{"ipcMode":"hostIPC"}')).toBe(IpcMode.HostIPC);
+    expect(mode(nvidia, false, "{}", '{"ipcMode":"auto"}')).toBe(IpcMode.PrivateShm);
+    expect(mode('{"gpuVendor":"nvidia"}', false, "{}", '{"ipcMode":"auto"}')).toBe(IpcMode.HostIPC);
   });
 });
 
@@ -127,5 +140,19 @@ describe("PdWiring", () => {
     pd.role = "prefiller";
     expect(pd.connectionKey).toBe("kv-transfer-config.json");
     expect(pd.ignored).toBe(true);
+  });
+  it("finds a role unknown only when it is read: the engine has spec.pd", () => {
+    const pd = new PdWiring();
+    pd.role = "prefill";
+    pd.active = true;
+    expect(pd.unknown).toBe(true);
+    expect(pd.ignored).toBe(false);
+    pd.active = false;
+    expect(pd.unknown).toBe(false);
+    expect(pd.ignored).toBe(true);
+    expect(pd.connectionKey).toBe("kv-transfer-config.json");
+    pd.active = true;
+    pd.role = "prefiller";
+    expect(pd.unknown).toBe(false);
   });
 });

@@ -63,6 +63,19 @@ describe("resolveTargetContainer", () => {
     if (specNotObject !== null)
       expect(resolveTargetContainer(specNotObject, "", none).detail).toBe("spec is not an object");
   });
+  it("a malformed container before the named one is Malformed (invalid-request), not NotFound", () => {
+    const none = new EngineInjection();
+    const number = resolveTargetContainer(pod('[3,{"name":"vllm"}]'), "vllm", none);
+    expect(number.outcome).toBe(TargetOutcome.Malformed);
+    expect(number.detail).toBe("spec.containers[0] is not an object");
+    const nameNumber = resolveTargetContainer(pod('[{"name":7},{"name":"vllm"}]'), "", engineDefault("vllm"));
+    expect(nameNumber.outcome).toBe(TargetOutcome.Malformed);
+    expect(nameNumber.detail).toBe("spec.containers[0].name is not a string");
+    const wrongType = resolveTargetContainer(pod('[{"name":"a"},{"name":2}]'), "b", none);
+    expect(wrongType.outcome).toBe(TargetOutcome.Malformed);
+    const first = resolveTargetContainer(pod('["vllm"]'), "", none);
+    expect(first.outcome).toBe(TargetOutcome.Malformed);
+  });
   it("a match before a malformed item is found", () => {
     expect(resolveTargetContainer(pod('[{"name":"vllm"},3]'), "vllm", new EngineInjection()).index).toBe(0);
   });

@@ -22,9 +22,10 @@ export const PORT_MAX: i64 = 65535;
 @lazy
 export const GPU_VENDOR_AMD = "amd";
 
-/** The spec fields whose presence marks an engine of today's operator. */
+/** The spec fields whose presence marks an engine of today's operator. Not `gpuVendor`: the first
+ *  operator's CRDs default it too, so every E1 engine carries it. */
 export function currentEngineFields(): string[] {
-  return ["hostIPC", "isolatedIPC", "gpuVendor", "pd"];
+  return ["hostIPC", "isolatedIPC", "pd"];
 }
 
 /** The private or host `/dev/shm` volume the injectors add (upstream's name). */

@@ -1,6 +1,7 @@
 // Which LMCache operator an engine belongs to (docs/policies/lmcache-injector.md#which-lmcache-operator):
-// today's CRDs default `hostIPC` and `gpuVendor`, so an engine that carries any of the current-only
-// fields (non-null) is current; any other engine is legacy and is wired as the first operator did.
+// today's CRDs default `hostIPC`, so an engine that carries any of the current-only fields (non-null)
+// is current; any other engine is legacy and is wired as the first operator did. `gpuVendor` tells
+// nothing: the first operator's CRDs default it as well.
 // Read from an engine CR's `spec` or from an inline engine entry: the field names are the same.
 import { JsonValue } from "../json/index";
 import { currentEngineFields, GPU_VENDOR_AMD, NIXL_DEFAULT_PORT, PORT_MAX, UNPRIVILEGED_PORT_MIN } from "../keys/index";

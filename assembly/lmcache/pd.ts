@@ -18,6 +18,11 @@ export class PdWiring {
   get known(): bool {
     return this.role.length == 0 || this.role == PD_ROLE_PREFILLER || this.role == PD_ROLE_DECODER;
   }
+  /** a role that is read (the engine has `spec.pd`) and is not a known one: skip `unknown-pd-role`.
+   *  Without `spec.pd` the role is never read, so no role is unknown (it is `ignored`). */
+  get unknown(): bool {
+    return this.active && !this.known;
+  }
   /** the ConfigMap key the role reads (the plain key unless active with a known role) */
   get connectionKey(): string {
     return this.active && this.known ? roleConnectionKey(this.role) : roleConnectionKey("");

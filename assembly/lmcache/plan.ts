@@ -328,7 +328,7 @@ function resolveEngine<F>(
   if (inlineEngine !== null) {
     out.injection = inlineEngine.injection;
     const pd = activatePd(out);
-    if (!pd.known) return unknownRole(pd);
+    if (pd.unknown) return unknownRole(pd);
     out.kvText =
       pd.role.length > 0 && pd.active ? roleConfigText(inlineEngine, pd.role) : inlineEngine.kvTransferConfig;
     if (out.kvText.length == 0) {
@@ -351,7 +351,7 @@ function resolveEngine<F>(
     const pd = activatePd(out);
     const cm = lookupConnectionConfigMap(lookups, namespace, name, pd.connectionKey);
     // 11. an unknown role of an engine with spec.pd, once the ConfigMap is known to exist
-    if (!pd.known && (cm.step == EngineStep.Ok || cm.step == EngineStep.ConfigMissing)) return unknownRole(pd);
+    if (pd.unknown && (cm.step == EngineStep.Ok || cm.step == EngineStep.ConfigMissing)) return unknownRole(pd);
     if (cm.step == EngineStep.ConfigMissing) {
       // 11. (first half) key absent, not a string or ""
       return Decision.skip(REASON_CONNECTION_CONFIG_MISSING, cm.detail);

@@ -249,8 +249,9 @@ const engineFound = (injection: J | null = ENGINE_INJECTION, name = "cb", ns = N
   ok: true,
   text: JSON.stringify(engineCr(injection, name, ns)),
 });
-/** A CacheBlendEngine of today's operator: `extra` holds its generation fields. */
-const engineCurrent = (extra: J): Exchange => ({
+/** A CacheBlendEngine with generation fields `extra`: `hostIPC`, `isolatedIPC` or `pd` make it
+ *  current, `gpuVendor` alone does not (docs/policies/cacheblend-injector.md#which-lmcache-operator). */
+const engineWith = (extra: J): Exchange => ({
   ...engineFound(),
   text: JSON.stringify(engineCr(ENGINE_INJECTION, "cb", NS, extra)),
 });
@@ -706,6 +707,38 @@ skipCase(
   "target-container-not-found",
   'no container named "does-not-exist"',
 );
+// a malformed container before the named one is a request that cannot be read, not a container
+// that is missing (both outcomes are skips; the reason tells them apart)
+skipCase(
+  "malformed-container-before-named",
+  (() => {
+    const p = withAnn({ [K.container]: "vllm" });
+    p.spec.containers = [3, ...p.spec.containers];
+    return p;
+  })(),
+  {
+    description: "containers [3, {name: vllm}], annotation vllm: invalid-request, not target-container-not-found",
+    covers: "#step-12; #target-container",
+    session: STANDARD,
+  },
+  "invalid-request",
+  "request could not be read: spec.containers[0] is not an object",
+);
+skipCase(
+  "container-name-not-string-before-named",
+  (() => {
+    const p = withAnn({ [K.container]: "vllm" });
+    p.spec.containers = [{ name: 7, image: "busybox:1.36" }, ...p.spec.containers];
+    return p;
+  })(),
+  {
+    description: "containers [{name: 7}, {name: vllm}], annotation vllm: invalid-request",
+    covers: "#step-12; #target-container",
+    session: STANDARD,
+  },
+  "invalid-request",
+  "request could not be read: spec.containers[0].name is not a string",
+);
 skipCase(
   "command-override",
   podWith((p) => {
@@ -1076,7 +1109,7 @@ injectCase(
 
 // ---- today's operator: IPC modes and flag set (docs/policies/cacheblend-injector.md#which-lmcache-operator)
 {
-  const cur = (extra: J) => [engineCurrent(extra), cmFound()];
+  const cur = (extra: J) => [engineWith(extra), cmFound()];
   const covers = "#which-lmcache-operator; #ipc-modes";
   injectCase(
     "current-host-shm",
@@ -1213,6 +1246,50 @@ injectCase(
     },
     { ipc: "host", args: wiredArgs() },
   );
+  // E1 engines as the API server returns them: the first operator's CRDs (and its SetDefaults)
+  // default gpuVendor, so gpuVendor alone is no sign of today's operator (regression: issue 30)
+  const E1_SPEC = { gpuVendor: "nvidia", logLevel: "INFO", nodeSelector: { "nvidia.com/gpu.present": "true" } };
+  injectCase(
+    "e1-engine-legacy",
+    basicPod(),
+    {
+      description: "E1 engine {gpuVendor: nvidia, logLevel: INFO, nodeSelector}: legacy, hostIPC and the E1 flags",
+      covers,
+      session: cur(E1_SPEC),
+    },
+    { args: wiredArgs() },
+  );
+  injectCase(
+    "e1-engine-l1-legacy",
+    basicPod(),
+    {
+      description: "E1 engine {gpuVendor: nvidia, l1: {sizeGB: 10}}: legacy, hostIPC and the E1 flags",
+      covers,
+      session: cur({ gpuVendor: "nvidia", l1: { sizeGB: 10 } }),
+    },
+    { args: wiredArgs() },
+  );
+  injectCase(
+    "e1-engine-hostipc-false-current",
+    basicPod(),
+    {
+      description: "the same E1 engine with hostIPC false added: today's operator, host shm and today's flags",
+      covers: covers + "; #flags",
+      session: cur({ ...E1_SPEC, hostIPC: false }),
+    },
+    { ipc: "host", args: currentArgs() },
+  );
+  injectCase(
+    "inline-gpu-vendor-only-legacy",
+    basicPod(),
+    {
+      description: "inline engine with gpuVendor nvidia alone: legacy, hostIPC and the E1 flags",
+      covers: covers + "; #settings",
+      settings: { lookup: false, engines: { cb: { ...inlineEngine, gpuVendor: "nvidia" } } },
+      session: [],
+    },
+    { args: wiredArgs(JSON.stringify(INLINE_KV)) },
+  );
   injectCase(
     "cacheblend-args-auto",
     basicPod(),
@@ -1244,7 +1321,7 @@ injectCase(
     {
       description: "engine with pd, role prefiller: full wiring with the prefiller key, host shm, NIXL env",
       covers,
-      session: [engineCurrent({ pd: {} }), pdCm()],
+      session: [engineWith({ pd: {} }), pdCm()],
     },
     { ipc: "host", args: currentArgs(PKV), nixl: "5558" },
   );
@@ -1293,7 +1370,7 @@ injectCase(
         description: "decoder with ipcMode hostIPC and its own --kv-transfer-config: NIXL env and stamps only",
         covers,
         settings: { ipcMode: "hostIPC" },
-        session: [engineCurrent({ pd: {} }), pdCm()],
+        session: [engineWith({ pd: {} }), pdCm()],
       },
       req,
       {
@@ -1309,7 +1386,7 @@ injectCase(
   skipCase(
     "pd-unknown-role",
     withAnn({ [ROLE]: "prefill" }),
-    { description: "role prefill: skip unknown-pd-role", covers, session: [engineCurrent({ pd: {} }), pdCm()] },
+    { description: "role prefill: skip unknown-pd-role", covers, session: [engineWith({ pd: {} }), pdCm()] },
     "unknown-pd-role",
     'pd-role "prefill" is not "prefiller" or "decoder"',
   );
@@ -1325,6 +1402,42 @@ injectCase(
       args: wiredArgs(),
       warnings: ['cacheblend-injector: lmcache.ai/pd-role "decoder" ignored: engine vllm-ns/cb has no spec.pd'],
     },
+  );
+  // an unknown role is read only with spec.pd: without it the pod is wired with the plain key and
+  // the ignored-role warning, never skipped unknown-pd-role (regression: issue 30)
+  const prefillIgnored = [
+    'cacheblend-injector: lmcache.ai/pd-role "prefill" ignored: engine vllm-ns/cb has no spec.pd',
+  ];
+  injectCase(
+    "pd-unknown-role-legacy-engine",
+    withAnn({ [ROLE]: "prefill" }),
+    {
+      description: "role prefill, legacy engine without pd: the full E1 wiring and the warning",
+      covers,
+      session: STANDARD,
+    },
+    { args: wiredArgs(), warnings: prefillIgnored },
+  );
+  injectCase(
+    "pd-unknown-role-current-engine-without-pd",
+    withAnn({ [ROLE]: "prefill" }),
+    {
+      description: "role prefill, current engine without pd: host shm, today's flags and the warning",
+      covers,
+      session: [engineWith({ hostIPC: false }), cmFound()],
+    },
+    { ipc: "host", args: currentArgs(), warnings: prefillIgnored },
+  );
+  injectCase(
+    "pd-unknown-role-inline-without-pd",
+    withAnn({ [ROLE]: "prefill" }),
+    {
+      description: "role prefill, no engine CR (inline engine without pd): the plain key and the warning",
+      covers: covers + "; #settings",
+      settings: { lookup: false, engines: { cb: inlineEngine } },
+      session: [],
+    },
+    { args: wiredArgs(JSON.stringify(INLINE_KV)), warnings: prefillIgnored },
   );
 }
 

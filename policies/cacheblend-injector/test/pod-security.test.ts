@@ -62,18 +62,21 @@ test(
 );
 
 test(
-  "README Pod Security table: host IPC and host shm both need `privileged` (CacheBlend has no private shm)",
+  "README Pod Security table: host IPC and host shm both need `privileged` (CacheBlend has no private shm); a PD decoder `baseline`",
   { skip: fs.existsSync(WASM) ? false : `${WASM} not built (run cachewarden build)` },
   () => {
     const levels = readmeModeLevels(path.join(POLICY_DIR, "README.md"));
     assert.deepEqual([...levels.entries()].sort(), [
       ["host IPC", "privileged"],
       ["host shm", "privileged"],
+      ["none (PD decoder)", "baseline"],
     ]);
     const module = PolicyModule.fromFile(WASM);
     for (const [mode, name] of [
       ["host IPC", "current-hostipc-true"],
       ["host shm", "current-host-shm"],
+      ["host IPC", "e1-engine-legacy"],
+      ["none (PD decoder)", "pd-decoder-no-payload"],
     ]) {
       const { request, result: r } = evaluateRecorded(module, POLICY_DIR, name);
       assert.deepEqual(baselineViolations(request.object), [], `${name}: the input pod meets baseline`);

@@ -241,8 +241,9 @@ const engineFound = (injection?: J, name = "cb"): Exchange => ({
   ok: true,
   text: JSON.stringify(engineCr(injection, name)),
 });
-/** An engine of today's operator: `extra` holds its generation fields (hostIPC, gpuVendor, ...). */
-const engineCurrent = (extra: J, injection?: J): Exchange => ({
+/** An engine with generation fields `extra`: `hostIPC`, `isolatedIPC` or `pd` make it current,
+ *  `gpuVendor` alone does not (docs/policies/lmcache-injector.md#which-lmcache-operator). */
+const engineWith = (extra: J, injection?: J): Exchange => ({
   ...engineFound(injection),
   text: JSON.stringify(engineCr(injection, "cb", extra)),
 });
@@ -915,6 +916,38 @@ skipCase(
   "target-container-not-found",
   'no container named "does-not-exist"',
 );
+// a malformed container before the named one is a request that cannot be read, not a container
+// that is missing (both outcomes are skips; the reason tells them apart)
+skipCase(
+  "malformed-container-before-named",
+  (() => {
+    const p = withAnn({ [K.container]: "vllm" });
+    p.spec.containers = [3, ...p.spec.containers];
+    return p;
+  })(),
+  {
+    description: "containers [3, {name: vllm}], annotation vllm: invalid-request, not target-container-not-found",
+    covers: "#step-12; #target-container",
+    session: STANDARD,
+  },
+  "invalid-request",
+  "request could not be read: spec.containers[0] is not an object",
+);
+skipCase(
+  "container-name-not-string-before-named",
+  (() => {
+    const p = withAnn({ [K.container]: "vllm" });
+    p.spec.containers = [{ name: 7, image: "busybox:1.36" }, ...p.spec.containers];
+    return p;
+  })(),
+  {
+    description: "containers [{name: 7}, {name: vllm}], annotation vllm: invalid-request",
+    covers: "#step-12; #target-container",
+    session: STANDARD,
+  },
+  "invalid-request",
+  "request could not be read: spec.containers[0].name is not a string",
+);
 skipCase(
   "engine-default-container-unknown",
   basicPod(),
@@ -1532,7 +1565,7 @@ skipCase(
 // ---- IPC modes of today's operator (docs/policies/lmcache-injector.md#ipc-modes)
 {
   const shmWarning = `${POLICY}: container "vllm" mounts its own /dev/shm, hiding the host's; CUDA IPC may fail`;
-  const cur = (extra: J, injection?: J) => [engineCurrent(extra, injection), cmFound()];
+  const cur = (extra: J, injection?: J) => [engineWith(extra, injection), cmFound()];
   const ipcCase = (
     name: string,
     description: string,
@@ -1581,7 +1614,7 @@ skipCase(
   ipcCase(
     "ipc-gpu-vendor-uppercase",
     "gpuVendor AMD is not amd: nvidia path, private shm",
-    { gpuVendor: "AMD" },
+    { gpuVendor: "AMD", hostIPC: false },
     "private",
   );
   ipcCase(
@@ -1601,7 +1634,7 @@ skipCase(
   ipcCase(
     "ipc-pod-already-hostipc",
     "current engine, pod already hostIPC true: nothing IPC-related added",
-    { gpuVendor: "nvidia" },
+    { gpuVendor: "nvidia", hostIPC: false },
     "none",
     podWith((p) => {
       p.spec.hostIPC = true;
@@ -1615,21 +1648,21 @@ skipCase(
   ipcCase(
     "ipc-own-dshm-private",
     "nvidia engine, target mounts its own dshm at /dev/shm: nothing added, no warning",
-    { gpuVendor: "nvidia" },
+    { gpuVendor: "nvidia", hostIPC: false },
     "none",
     dshm(),
   );
   ipcCase(
     "ipc-own-dshm-slash",
     "nvidia engine, target mounts dshm at /dev/shm/: nothing added",
-    { gpuVendor: "nvidia" },
+    { gpuVendor: "nvidia", hostIPC: false },
     "none",
     dshm("/dev/shm/"),
   );
   ipcCase(
     "ipc-own-dshm-host-warning",
     "amd engine, target mounts its own dshm emptyDir: nothing added, the /dev/shm warning",
-    { gpuVendor: "amd" },
+    { gpuVendor: "amd", hostIPC: false },
     "none",
     dshm(),
     { warnings: [shmWarning] },
@@ -1637,7 +1670,7 @@ skipCase(
   ipcCase(
     "ipc-own-host-shm-no-warning",
     "amd engine, target already mounts a hostPath /dev/shm: nothing added, no warning",
-    { gpuVendor: "amd" },
+    { gpuVendor: "amd", hostIPC: false },
     "none",
     podWith((p) => {
       p.spec.volumes = [{ name: "shm", hostPath: { path: "/dev/shm" } }];
@@ -1647,7 +1680,7 @@ skipCase(
   ipcCase(
     "ipc-init-container-shm-ignored",
     "an init container's /dev/shm mount does not count: private shm added",
-    { gpuVendor: "nvidia" },
+    { gpuVendor: "nvidia", hostIPC: false },
     "private",
     podWith((p) => {
       p.spec.initContainers = [
@@ -1659,7 +1692,7 @@ skipCase(
   ipcCase(
     "ipc-volume-name-taken",
     "current engine, pod has a volume named lmcache-dev-shm: nothing IPC-related added",
-    { gpuVendor: "nvidia" },
+    { gpuVendor: "nvidia", hostIPC: false },
     "none",
     podWith((p) => {
       p.spec.volumes = [{ name: "lmcache-dev-shm", emptyDir: {} }];
@@ -1668,7 +1701,7 @@ skipCase(
   ipcCase(
     "ipc-hostipc-false-kept",
     "pod hostIPC false with a current nvidia engine: stays false, private shm",
-    { gpuVendor: "nvidia" },
+    { gpuVendor: "nvidia", hostIPC: false },
     "private",
     podWith((p) => {
       p.spec.hostIPC = false;
@@ -1680,7 +1713,7 @@ skipCase(
     {
       description: "private shm volume and mount come before the staging volume and mount",
       covers: "#ipc-modes; #staging",
-      session: cur({ gpuVendor: "nvidia" }, STAGING_INJECTION),
+      session: cur({ gpuVendor: "nvidia", hostIPC: false }, STAGING_INJECTION),
     },
     { ipc: "private", staging: { ref: STAGING_REF, secrets: ["lmcache-payload-pull"] } },
   );
@@ -1693,6 +1726,33 @@ skipCase(
       session: STANDARD,
     },
     { ipc: "hostIPC" },
+  );
+  // E1 engines as the API server returns them: the first operator's CRDs (and its SetDefaults)
+  // default gpuVendor, so gpuVendor alone is no sign of today's operator (regression: issue 30)
+  const E1_SPEC = { gpuVendor: "nvidia", logLevel: "INFO", nodeSelector: { "nvidia.com/gpu.present": "true" } };
+  ipcCase(
+    "ipc-e1-engine-legacy",
+    "E1 engine {gpuVendor: nvidia, logLevel: INFO, nodeSelector}: legacy, hostIPC",
+    E1_SPEC,
+    "hostIPC",
+  );
+  ipcCase(
+    "ipc-e1-engine-l1-legacy",
+    "E1 engine {gpuVendor: nvidia, l1: {sizeGB: 10}}: legacy, hostIPC",
+    { gpuVendor: "nvidia", l1: { sizeGB: 10 } },
+    "hostIPC",
+  );
+  ipcCase(
+    "ipc-e1-engine-amd-legacy",
+    "E1 engine with gpuVendor amd and no IPC field: legacy, hostIPC (not host shm)",
+    { ...E1_SPEC, gpuVendor: "amd" },
+    "hostIPC",
+  );
+  ipcCase(
+    "ipc-e1-engine-hostipc-false-current",
+    "the same E1 engine with hostIPC false added: today's operator, private shm",
+    { ...E1_SPEC, hostIPC: false },
+    "private",
   );
   const isolatedKv = JSON.stringify({
     kv_connector: "LMCacheMPConnector",
@@ -1728,7 +1788,7 @@ skipCase(
       description: "ipcMode hostShm with a current nvidia engine: host shm",
       covers: "#ipc-modes",
       settings: mode("hostShm"),
-      session: cur({ gpuVendor: "nvidia" }),
+      session: cur({ gpuVendor: "nvidia", hostIPC: false }),
     },
     { ipc: "host" },
   );
@@ -1750,7 +1810,7 @@ skipCase(
       description: "ipcMode hostIPC with a current nvidia engine: hostIPC",
       covers: "#ipc-modes",
       settings: mode("hostIPC"),
-      session: cur({ gpuVendor: "nvidia" }),
+      session: cur({ gpuVendor: "nvidia", hostIPC: false }),
     },
     { ipc: "hostIPC" },
   );
@@ -1769,15 +1829,31 @@ skipCase(
     "ipc-inline-nvidia",
     basicPod(),
     {
-      description: "inline engine {kvTransferConfig, gpuVendor: nvidia} with lookup false: private shm",
+      description: "inline engine {kvTransferConfig, gpuVendor: nvidia, hostIPC: false} with lookup false: private shm",
       covers: "#which-lmcache-operator; #settings",
       settings: putJson("settings_ipc-inline-nvidia.json", {
+        lookup: false,
+        engines: {
+          cb: { kvTransferConfig: { kv_connector: "LMCacheMPConnector" }, gpuVendor: "nvidia", hostIPC: false },
+        },
+      }),
+      session: [],
+    },
+    { ipc: "private", kv: '{"kv_connector":"LMCacheMPConnector"}' },
+  );
+  injectCase(
+    "ipc-inline-gpu-vendor-only-legacy",
+    basicPod(),
+    {
+      description: "inline engine {kvTransferConfig, gpuVendor: nvidia}: gpuVendor alone is legacy, hostIPC",
+      covers: "#which-lmcache-operator; #settings",
+      settings: putJson("settings_ipc-inline-gpu-vendor-only.json", {
         lookup: false,
         engines: { cb: { kvTransferConfig: { kv_connector: "LMCacheMPConnector" }, gpuVendor: "nvidia" } },
       }),
       session: [],
     },
-    { ipc: "private", kv: '{"kv_connector":"LMCacheMPConnector"}' },
+    { ipc: "hostIPC", kv: '{"kv_connector":"LMCacheMPConnector"}' },
   );
   const badPod = (mut: (p: J) => void) => podWith(mut);
   skipCase(
@@ -1788,7 +1864,7 @@ skipCase(
     {
       description: "shm mode reads spec.hostIPC: a string is invalid-request",
       covers: "#ipc-modes",
-      session: cur({ gpuVendor: "nvidia" }),
+      session: cur({ gpuVendor: "nvidia", hostIPC: false }),
     },
     "invalid-request",
     "request could not be read: spec.hostIPC is not a boolean",
@@ -1801,7 +1877,7 @@ skipCase(
     {
       description: "shm mode reads spec.volumes: an object is invalid-request",
       covers: "#ipc-modes",
-      session: cur({ gpuVendor: "nvidia" }),
+      session: cur({ gpuVendor: "nvidia", hostIPC: false }),
     },
     "invalid-request",
     "request could not be read: spec.volumes is not an array",
@@ -1814,7 +1890,7 @@ skipCase(
     {
       description: "shm mode reads the target's mountPath: a number is invalid-request",
       covers: "#ipc-modes",
-      session: cur({ gpuVendor: "nvidia" }),
+      session: cur({ gpuVendor: "nvidia", hostIPC: false }),
     },
     "invalid-request",
     "request could not be read: spec.containers[0].volumeMounts[0].mountPath is not a string",
@@ -1846,7 +1922,7 @@ skipCase(
     if (omit) delete data[omit];
     return cmFound(data);
   };
-  const pdSession = (pd: J, omit?: string) => [engineCurrent({ pd }), pdCm(omit)];
+  const pdSession = (pd: J, omit?: string) => [engineWith({ pd }), pdCm(omit)];
   const covers = "#pd-roles";
   injectCase(
     "pd-decoder",
@@ -1910,7 +1986,7 @@ skipCase(
     {
       description: "unknown role but no ConfigMap: engine-not-found comes first",
       covers,
-      session: [engineCurrent({ pd: {} }), cmMissing()],
+      session: [engineWith({ pd: {} }), cmMissing()],
     },
     "engine-not-found",
     "ConfigMap vllm-ns/cb-connection not found",
@@ -1933,7 +2009,7 @@ skipCase(
       description: "role decoder, decoder value not a JSON object: invalid-connection-config",
       covers,
       session: [
-        engineCurrent({ pd: {} }),
+        engineWith({ pd: {} }),
         cmFound({ "kv-transfer-config.json": KV, "kv-transfer-config-decoder.json": "[1]" }),
       ],
     },
@@ -1960,6 +2036,53 @@ skipCase(
     },
     { warnings: ['lmcache-injector: lmcache.ai/pd-role "prefiller" ignored: engine vllm-ns/cb has no spec.pd'] },
   );
+  // an unknown role is read only with spec.pd: without it the pod is wired with the plain key and
+  // the ignored-role warning, never skipped unknown-pd-role (regression: issue 30)
+  const prefillIgnored = ['lmcache-injector: lmcache.ai/pd-role "prefill" ignored: engine vllm-ns/cb has no spec.pd'];
+  injectCase(
+    "pd-unknown-role-legacy-engine",
+    withAnn({ [ROLE]: "prefill" }),
+    {
+      description: "role prefill, legacy engine without pd: wired with the plain key and the warning",
+      covers,
+      session: STANDARD,
+    },
+    { warnings: prefillIgnored },
+  );
+  injectCase(
+    "pd-unknown-role-current-engine-without-pd",
+    withAnn({ [ROLE]: "prefill" }),
+    {
+      description: "role prefill, current engine without pd: private shm, the plain key and the warning",
+      covers,
+      session: [engineWith({ gpuVendor: "nvidia", hostIPC: false }), cmFound()],
+    },
+    { ipc: "private", warnings: prefillIgnored },
+  );
+  injectCase(
+    "pd-unknown-role-no-engine",
+    withAnn({ [ROLE]: "prefill" }),
+    {
+      description: "role prefill, no LMCacheEngine: connection-only, the plain key and the warning",
+      covers,
+      session: [engineMissing(), cmFound()],
+    },
+    { warnings: prefillIgnored },
+  );
+  injectCase(
+    "pd-unknown-role-inline-without-pd",
+    withAnn({ [ROLE]: "prefill" }),
+    {
+      description: "role prefill, inline engine without pd: the plain key and the warning",
+      covers,
+      settings: putJson("settings_pd-inline-without-pd.json", {
+        lookup: false,
+        engines: { cb: { kvTransferConfig: { kv_connector: "LMCacheMPConnector" } } },
+      }),
+      session: [],
+    },
+    { warnings: prefillIgnored, kv: '{"kv_connector":"LMCacheMPConnector"}' },
+  );
   injectCase(
     "pd-user-nixl-port",
     podWith((p) => {
@@ -1978,7 +2101,7 @@ skipCase(
     {
       description: "nixlSideChannelPort 1023: a malformed engine, engine-invalid naming the port",
       covers,
-      session: [engineCurrent({ pd: { nixlSideChannelPort: 1023 } })],
+      session: [engineWith({ pd: { nixlSideChannelPort: 1023 } })],
     },
     "engine-invalid",
     "LMCacheEngine vllm-ns/cb is malformed: spec.pd.nixlSideChannelPort is not a whole number in [1024, 65535]",
@@ -1989,7 +2112,7 @@ skipCase(
     {
       description: "pd is a string: a malformed engine, engine-invalid",
       covers,
-      session: [engineCurrent({ pd: "on" })],
+      session: [engineWith({ pd: "on" })],
     },
     "engine-invalid",
     "LMCacheEngine vllm-ns/cb is malformed: spec.pd has the wrong JSON type",

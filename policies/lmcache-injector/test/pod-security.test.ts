@@ -21,6 +21,7 @@ const MODE_CASES: Array<[string, string, string]> = [
   ["host shm", "ipc-amd-host-shm", "settings_default.json"],
   ["host IPC", "ipc-amd-hostipc", "settings_default.json"],
   ["host IPC", "ipc-legacy-engine", "settings_default.json"],
+  ["host IPC", "ipc-e1-engine-legacy", "settings_default.json"],
   ["private shm", "ipc-mode-isolated-legacy", "settings_ipc-mode-isolated.json"],
   ["host shm", "ipc-mode-hostshm-current", "settings_ipc-mode-hostShm.json"],
 ];
