@@ -22,14 +22,9 @@ import { evaluate, EvaluationResult } from "../tools/host/evaluate";
 import { PolicyModule } from "../tools/host/guest";
 import { serdeJson } from "../tools/host/serde";
 import { KubeObject, loadClusterObjects } from "../tools/host/cluster";
-import {
-  loadAdmissionRequest,
-  loadSettings,
-  metadataContextAwareResources,
-  parseJsonOrYaml,
-  readPolicyMetadata,
-  requestFromManifest,
-} from "../tools/host/request";
+import { loadAdmissionRequest, loadSettings, requestFromManifest } from "../tools/host/request";
+import { metadataContextAwareResources, readPolicyMetadata } from "../tools/host/metadata";
+import { parseJsonOrYaml } from "../tools/host/documents";
 
 const ROOT = path.resolve(__dirname, "..");
 const VALIDATOR_DIR = path.join(ROOT, "policies", "cachebackend-validator");

@@ -10,7 +10,8 @@ import * as path from "node:path";
 import { evaluate } from "../tools/host/evaluate";
 import { PolicyModule } from "../tools/host/guest";
 import { KubeObject } from "../tools/host/cluster";
-import { AdmissionRequest, metadataContextAwareResources, readPolicyMetadata } from "../tools/host/request";
+import { AdmissionRequest } from "../tools/host/request";
+import { metadataContextAwareResources, readPolicyMetadata } from "../tools/host/metadata";
 
 const ROOT = path.resolve(__dirname, "..");
 const wasmOf = (policy: string): string => path.join(ROOT, "policies", policy, "annotated-policy.wasm");

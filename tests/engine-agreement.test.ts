@@ -24,12 +24,8 @@ import { loadCases } from "../tools/host/cases";
 import { evaluate, EvaluationResult } from "../tools/host/evaluate";
 import { PolicyModule } from "../tools/host/guest";
 import { KubeObject } from "../tools/host/cluster";
-import {
-  loadAdmissionRequest,
-  metadataContextAwareResources,
-  readPolicyMetadata,
-  requestFromManifest,
-} from "../tools/host/request";
+import { loadAdmissionRequest, requestFromManifest } from "../tools/host/request";
+import { metadataContextAwareResources, readPolicyMetadata } from "../tools/host/metadata";
 
 const ROOT = path.resolve(__dirname, "..");
 const VALIDATOR_DIR = path.join(ROOT, "policies", "cacheengine-validator");

@@ -9,16 +9,15 @@ import * as path from "node:path";
 import {
   loadAdmissionRequest,
   loadSettings,
-  metadataContextAwareResources,
-  parseJsonOrYaml,
   parseSettingsJson,
   pluralResource,
-  readPolicyMetadata,
   requestForGuest,
   toAdmissionRequest,
   toSettings,
   MANIFEST_REQUEST_UID,
 } from "../tools/host/request";
+import { metadataContextAwareResources, readPolicyMetadata } from "../tools/host/metadata";
+import { parseJsonOrYaml } from "../tools/host/documents";
 import { serdeJson } from "../tools/host/serde";
 
 const bare = {

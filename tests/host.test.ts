@@ -14,13 +14,8 @@ import { parseReplaySession } from "../tools/host/replay";
 import { parseClusterObjects } from "../tools/host/cluster";
 import { capabilityAllowed, HostCapabilities } from "../tools/host/capabilities";
 import { deserialize } from "../tools/host/serde";
-import {
-  pluralResource,
-  toAdmissionRequest,
-  MANIFEST_REQUEST_UID,
-  readPolicyMetadata,
-  metadataContextAwareResources,
-} from "../tools/host/request";
+import { pluralResource, toAdmissionRequest, MANIFEST_REQUEST_UID } from "../tools/host/request";
+import { readPolicyMetadata, metadataContextAwareResources } from "../tools/host/metadata";
 import { parseCases, runCase } from "../tools/host/cases";
 import {
   annotatedProbePath,

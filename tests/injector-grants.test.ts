@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { evaluate, EvaluationResult } from "../tools/host/evaluate";
 import { PolicyModule } from "../tools/host/guest";
-import { ContextAwareResource } from "../tools/host/capabilities";
+import { ContextAwareResource } from "../tools/host/metadata";
 import { loadClusterObjects } from "../tools/host/cluster";
 import { loadAdmissionRequest, loadSettings } from "../tools/host/request";
 

@@ -10,7 +10,7 @@ import { Command } from "commander";
 import * as yaml from "js-yaml";
 import { validateSettings } from "../tools/host/evaluate";
 import { PolicyModule } from "../tools/host/guest";
-import { readPolicyMetadata } from "../tools/host/request";
+import { readPolicyMetadata } from "../tools/host/metadata";
 import { publishPlan } from "../tools/oci/commands";
 import { artifacthubFile, parseAuthors, sharedFields } from "../tools/publish/artifacthub";
 import { generatedFiles, registerPublish, staleFiles } from "../tools/publish/commands";

@@ -7,7 +7,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { evaluate, guestPayloads } from "../tools/host/evaluate";
 import { PolicyModule } from "../tools/host/guest";
-import { parseJsonOrYaml, toAdmissionRequest, toSettings } from "../tools/host/request";
+import { toAdmissionRequest, toSettings } from "../tools/host/request";
+import { parseJsonOrYaml } from "../tools/host/documents";
 import {
   formatF64,
   parseJsonNodes,

@@ -9,13 +9,8 @@ import { loadClusterObjects } from "../../tools/host/cluster";
 import { evaluate, EvaluationResult } from "../../tools/host/evaluate";
 import { PolicyModule } from "../../tools/host/guest";
 import { loadReplaySession } from "../../tools/host/replay";
-import {
-  AdmissionRequest,
-  loadAdmissionRequest,
-  loadSettings,
-  metadataContextAwareResources,
-  readPolicyMetadata,
-} from "../../tools/host/request";
+import { AdmissionRequest, loadAdmissionRequest, loadSettings } from "../../tools/host/request";
+import { metadataContextAwareResources, readPolicyMetadata } from "../../tools/host/metadata";
 
 export interface Fixture {
   c: CaseSpec;

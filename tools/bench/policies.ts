@@ -5,11 +5,13 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as yaml from "js-yaml";
-import type { ContextAwareResource, HostCapabilitiesConfig } from "../host/capabilities";
+import type { HostCapabilitiesConfig } from "../host/capabilities";
+import type { ContextAwareResource } from "../host/metadata";
 import { loadClusterObjects } from "../host/cluster";
 import { casesFile, loadCases } from "../host/cases";
 import { loadReplaySession } from "../host/replay";
-import { AdmissionRequest, loadSettings, parseJsonOrYaml, readInput, toAdmissionRequest } from "../host/request";
+import { AdmissionRequest, loadSettings, toAdmissionRequest } from "../host/request";
+import { parseJsonOrYaml, readInput } from "../host/documents";
 import { parseJsonNodes } from "../host/serde";
 import { ROOT } from "./guests";
 

@@ -4,15 +4,11 @@
 // cluster. `tracing/log` is never gated nor recorded and returns an empty body.
 //
 // The configuration is plain data (structured-cloneable) so an evaluation can run in a Worker.
-import type { HostCallHandler } from "./guest";
+import type { HostCallHandler } from "./instance";
+import type { ContextAwareResource } from "./metadata";
 import { CALLBACK_FAILURE, FakeCluster, KubeObject } from "./cluster";
 import { CallbackRequest, normalizeRequest, ReplayCursor, ReplayExchange } from "./replay";
 import { deserialize, SerdeType } from "./serde";
-
-export interface ContextAwareResource {
-  apiVersion: string;
-  kind: string;
-}
 
 export interface HostCapabilitiesConfig {
   /** capability patterns (`*`, `kubernetes/*`, `kubernetes/get_resource`); default `["*"]` like kwctl */

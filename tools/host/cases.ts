@@ -11,14 +11,9 @@ import { loadClusterObjects } from "./cluster";
 import { evaluate, EvaluationResult, SettingsOutcome, validateSettings } from "./evaluate";
 import { PolicyModule } from "./guest";
 import { loadReplaySession } from "./replay";
-import {
-  loadAdmissionRequest,
-  loadSettings,
-  metadataContextAwareResources,
-  parseJsonOrYaml,
-  readInput,
-  readPolicyMetadata,
-} from "./request";
+import { loadAdmissionRequest, loadSettings } from "./request";
+import { metadataContextAwareResources, readPolicyMetadata } from "./metadata";
+import { parseJsonOrYaml, readInput } from "./documents";
 
 export interface CaseExpect {
   allowed?: boolean;

@@ -6,7 +6,7 @@
 // drops kubectl's last-applied-configuration annotation). tools/host/README.md lists what is emulated.
 import * as fs from "node:fs";
 import * as yaml from "js-yaml";
-import { LOSSLESS_YAML_SCHEMA, yamlToNode } from "./request";
+import { LOSSLESS_YAML_SCHEMA, yamlToNode } from "./documents";
 import { CALLBACK_FAILURE, rustDebugOption } from "./rust";
 import { compareKeys, memberSourceNode, serdeJson, valueFromNode, writeString } from "./serde";
 

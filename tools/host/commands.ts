@@ -1,19 +1,15 @@
 // `cachewarden run`: kwctl run without kwctl (docs/wasm-contract.md#kwctl-run). validate_settings,
 // then validate, then the AdmissionResponse JSON on stdout; exit 0 for accept and reject alike.
 import { Command, Option } from "commander";
-import { ContextAwareResource, HostCapabilitiesConfig } from "./capabilities";
+import { HostCapabilitiesConfig } from "./capabilities";
+import { ContextAwareResource } from "./metadata";
 import { loadClusterObjects } from "./cluster";
 import { evaluate, EvaluationOptions, EvaluationResult } from "./evaluate";
 import { evaluateWithDeadline } from "./evaluate-worker";
 import { PolicyModule } from "./guest";
 import { loadReplaySession } from "./replay";
-import {
-  loadAdmissionRequest,
-  loadSettings,
-  metadataContextAwareResources,
-  parseSettingsJson,
-  readPolicyMetadata,
-} from "./request";
+import { loadAdmissionRequest, loadSettings, parseSettingsJson } from "./request";
+import { metadataContextAwareResources, readPolicyMetadata } from "./metadata";
 import type { PolicyMode } from "./response";
 import { pullToBuffer } from "../oci/commands";
 

@@ -15,7 +15,8 @@ import type { HostCapabilitiesConfig } from "./capabilities";
 import type { KubeObject } from "./cluster";
 import { EvaluationOptions, validateRequest } from "./evaluate";
 import { PolicyModule } from "./guest";
-import { AdmissionRequest, parseJsonOrYaml } from "./request";
+import { AdmissionRequest } from "./request";
+import { parseJsonOrYaml } from "./documents";
 import type { AdmissionResponse } from "./response";
 
 export interface PoolPolicy {

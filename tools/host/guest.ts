@@ -3,38 +3,10 @@
 // A module that needs any other import fails to load, naming the import (as policy-server does).
 import * as fs from "node:fs";
 import { createWapcImports, invokeGuestCall, newCallState, runInitializers } from "./instance";
+import type { GuestCallOptions, GuestCallResult } from "./instance";
 
-/** Answers `__host_call(binding, namespace, operation, payload)`: bytes on success, an error text otherwise. */
-export type HostCallHandler = (
-  binding: string,
-  namespace: string,
-  operation: string,
-  payload: Buffer,
-) => { ok: true; response: Buffer } | { ok: false; error: string };
-
-export interface GuestCallOptions {
-  /** answers host calls; default: every call fails with "host capabilities are not available" */
-  hostCall?: HostCallHandler;
-  /** receives `__console_log` lines */
-  log?: (line: string) => void;
-}
-
-export interface GuestCallResult {
-  /** `__guest_call` returned 1 and set a response */
-  ok: boolean;
-  /** the `__guest_response` bytes */
-  response?: Buffer;
-  /** the `__guest_error` text, or the host's own "no response" text */
-  error?: string;
-  /** the module trapped (in `_start`, `wapc_init` or `__guest_call`) */
-  trapped: boolean;
-  /** the trap text: `Initialization failed: …` for `_start`/`wapc_init`, `wasm trap: …` for the call */
-  trap?: string;
-  /** wall time of instantiate + init + call, in ms (policy-server's deadline covers init and call); set by `call` */
-  elapsedMs?: number;
-  /** linear memory size after the call, in bytes */
-  memoryBytes: number;
-}
+// the call types live with the instance code that uses them (one direction: guest → instance)
+export type { GuestCallOptions, GuestCallResult, HostCallHandler } from "./instance";
 
 export class GuestLoadError extends Error {}
 

@@ -2,7 +2,37 @@
 // instance per call, like policy-server) and `WarmInstance` (one instance reused, the benchmark's
 // warm path). Only the nine wapc functions exist; memory views are re-read after every call
 // because they detach on grow; the host-call response and error are cleared before each host call.
-import type { GuestCallOptions, GuestCallResult, HostCallHandler } from "./guest";
+/** Answers `__host_call(binding, namespace, operation, payload)`: bytes on success, an error text otherwise. */
+export type HostCallHandler = (
+  binding: string,
+  namespace: string,
+  operation: string,
+  payload: Buffer,
+) => { ok: true; response: Buffer } | { ok: false; error: string };
+
+export interface GuestCallOptions {
+  /** answers host calls; default: every call fails with "host capabilities are not available" */
+  hostCall?: HostCallHandler;
+  /** receives `__console_log` lines */
+  log?: (line: string) => void;
+}
+
+export interface GuestCallResult {
+  /** `__guest_call` returned 1 and set a response */
+  ok: boolean;
+  /** the `__guest_response` bytes */
+  response?: Buffer;
+  /** the `__guest_error` text, or the host's own "no response" text */
+  error?: string;
+  /** the module trapped (in `_start`, `wapc_init` or `__guest_call`) */
+  trapped: boolean;
+  /** the trap text: `Initialization failed: …` for `_start`/`wapc_init`, `wasm trap: …` for the call */
+  trap?: string;
+  /** wall time of instantiate + init + call, in ms (policy-server's deadline covers init and call); set by `call` */
+  elapsedMs?: number;
+  /** linear memory size after the call, in bytes */
+  memoryBytes: number;
+}
 
 /** Mutable state of the call in progress, read and written by the wapc import functions. */
 export interface WapcCallState {

@@ -1,7 +1,7 @@
 // A Kubewarden policy as an OCI artifact (docs/publishing.md#the-oci-artifact): config blob `{}` with
 // the wasm config media type, one uncompressed wasm layer, manifest annotations from the module's
 // metadata. Pulls accept only that layer media type and take the first layer, as policy-server does.
-import { readPolicyMetadata } from "../host/request";
+import { readPolicyMetadata } from "../host/metadata";
 import {
   formatReference,
   MANIFEST_MEDIA_TYPE,

@@ -2,7 +2,7 @@
 // YAML stream or JSON, in any number of files. Unlike the host's cluster-object loader, one bad
 // document must not abort the run, so every document is parsed on its own and a document (or List
 // item) the tool cannot read is reported with the reason and left out.
-import { parseJsonOrYaml, readInput } from "../host/request";
+import { parseJsonOrYaml, readInput } from "../host/documents";
 import type { KubeObject } from "../host/cluster";
 
 export interface DumpObject {

@@ -9,9 +9,9 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { ContextAwareResource } from "../host/capabilities";
+import type { ContextAwareResource } from "../host/metadata";
 import { PolicyModule } from "../host/guest";
-import { metadataContextAwareResources, readPolicyMetadata } from "../host/request";
+import { metadataContextAwareResources, readPolicyMetadata } from "../host/metadata";
 import type { PolicyMode } from "../host/response";
 import { parseDump } from "./dump";
 

@@ -4,7 +4,7 @@
 // classified: wired (mutated), skipped (accepted with a `skip-reason` audit annotation, the pod
 // injectors' way of reporting why they left a pod alone), rejected, untouched.
 import type { Operation } from "fast-json-patch";
-import type { ContextAwareResource } from "../host/capabilities";
+import type { ContextAwareResource } from "../host/metadata";
 import type { KubeObject } from "../host/cluster";
 import { guestPayloads, validateSettings } from "../host/evaluate";
 import { evaluateMany, PoolJob, PoolPolicy, PoolResult } from "../host/evaluate-pool";

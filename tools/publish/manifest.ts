@@ -3,7 +3,7 @@
 // severity and category) with the given settings, which must pass the policy's validate_settings.
 import { validateSettings } from "../host/evaluate";
 import { PolicyModule } from "../host/guest";
-import { readPolicyMetadata } from "../host/request";
+import { readPolicyMetadata } from "../host/metadata";
 
 export type PolicyKind = "ClusterAdmissionPolicy" | "AdmissionPolicy";
 export const POLICY_KINDS: readonly PolicyKind[] = ["ClusterAdmissionPolicy", "AdmissionPolicy"];
