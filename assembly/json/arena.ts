@@ -7,7 +7,7 @@
 // This is the only state of assembly/json that outlives a call; forgetStringScratch drops it.
 import { CHAR_LOWER_U, CHAR_SLASH } from "./chars";
 import { ByteSink } from "./sink";
-import { decodeStringBody, nextBackslash } from "./grammar";
+import { decodeStringBody, nextBackslash } from "./strings";
 import { uninitializedBuffer } from "../util/memory";
 
 let scratchSink: ByteSink | null = null;

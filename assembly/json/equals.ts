@@ -3,7 +3,7 @@
 
 import { JsonKind } from "./types";
 import { JsonValue } from "./value";
-import { decodeStringBody } from "./grammar";
+import { decodeStringBody } from "./strings";
 import { decimalsEqual, readDecimal } from "./numbers";
 
 /** Semantic equality: objects as unordered key sets (last occurrence wins), numbers by exact

@@ -3,13 +3,18 @@
 // PUBLIC API CONTRACT — other modules code against these names and signatures:
 //   types.ts     JsonKind, ReadState, Read<T>
 //   sink.ts      ByteSink
-//   document.ts  ParseResult, parseJson, parseJsonString, isJsonObjectText
+//   parse.ts     ParseResult, parseJson, parseJsonString
+//   document.ts  isJsonObjectText
 //   value.ts     JsonValue
 //   arena.ts     forgetStringScratch
 //   equals.ts    jsonEquals
-// Internal files: grammar.ts (the validating pass and string decoding), table.ts (the parse
-// table's records), keys.ts (raw text compared with strings), writer.ts (serialization),
-// numbers.ts (number text), chars.ts (character codes).
+// Internal files, each importing only the ones below it (docs/architecture.md#the-json-dom):
+// value.ts (the node) → parse.ts sits above it; below it writer.ts (serialization), probes.ts
+// (record probes without a node), literal.ts (raw string-literal matching), nodes.ts (the nodes
+// handed out per document), document.ts (the document's tables and record walks), arena.ts
+// (decoded strings), keys.ts (raw text compared with strings), grammar.ts (the validating pass and
+// string decoding), table.ts (the parse table's records), numbers.ts (number text), sink.ts,
+// types.ts, chars.ts (character codes).
 // Never traps on any input: parse errors, wrong kinds and out-of-range indices are values.
 // Nothing here knows about Kubernetes; it needs only the AssemblyScript standard library and
 // works under `--runtime minimal` (with __collect between calls), `stub`, `incremental` and the
@@ -25,7 +30,8 @@
 
 export { JsonKind, ReadState, Read } from "./types";
 export { ByteSink } from "./sink";
-export { ParseResult, parseJson, parseJsonString, isJsonObjectText } from "./document";
+export { ParseResult, parseJson, parseJsonString } from "./parse";
+export { isJsonObjectText } from "./document";
 export { JsonValue } from "./value";
 export { forgetStringScratch } from "./arena";
 export { jsonEquals } from "./equals";

@@ -1,7 +1,7 @@
 // Comparing raw UTF-8 text of the input (member keys, string values) with AssemblyScript strings
 // without decoding it: an ASCII string is compared unit by unit, any other is encoded once.
 import { CHAR_NON_ASCII } from "./chars";
-import { decodeStringBody } from "./grammar";
+import { decodeStringBody } from "./strings";
 
 /** the UTF-8 encoding of `text`, in bytes of its own */
 export function utf8Bytes(text: string): Uint8Array {

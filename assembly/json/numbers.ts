@@ -1,6 +1,7 @@
 // Exact readings of validated JSON number text: integers with overflow detection, and a
 // normalised decimal form for value equality that never goes through f64.
 import { CHAR_0, CHAR_DOT, CHAR_MINUS, CHAR_PLUS } from "./chars";
+import { Read, ReadState } from "./types";
 
 /** Outcome of reading integer text: `ok` false means not integer grammar or out of u64 range. */
 export class IntText {
@@ -98,4 +99,12 @@ export function readDecimal(base: usize, s: i32, e: i32): Decimal {
 export function decimalsEqual(a: Decimal, b: Decimal): bool {
   if (a.count != b.count || a.negative != b.negative || a.exponent != b.exponent) return false;
   return memory.compare(a.digits.dataStart, b.digits.dataStart, <usize>a.count) == 0;
+}
+
+/** the integer text at data[start, end) as an Ok i64 read, or null when it is not integer grammar
+ *  or out of i64 range (the one range rule of asI64 and memberI64) */
+export function i64OfSpan(data: usize, start: i32, end: i32): Read<i64> | null {
+  const r = readIntText(data, start, end);
+  if (!r.ok || r.magnitude > (r.negative ? <u64>i64.MAX_VALUE + 1 : <u64>i64.MAX_VALUE)) return null;
+  return new Read<i64>(ReadState.Ok, r.negative ? <i64>(0 - r.magnitude) : <i64>r.magnitude);
 }

@@ -2,16 +2,36 @@
 // value was constructed), so readers and the writer have one code path. Containers keep their
 // source span and create child nodes lazily from the document's value records (document.ts); a
 // container is re-emitted only when it is dirty (a child was added, replaced or removed below it).
+// What a node asks of others, each in a file of its own below it: the document's tables and record
+// walks (document.ts), the nodes handed out per document (nodes.ts), record probes that answer
+// without a node (probes.ts), raw string-literal matching (literal.ts), integer text (numbers.ts),
+// and writing (writer.ts). One class holds the node's whole API: AssemblyScript has no partial
+// classes (docs/decisions.md#files-over-600-lines).
 
 import { i64ToDecimal, u64ToDecimal } from "../util/decimal";
 import { decodeLiteral, jsonStringBytes } from "./arena";
-import { CHAR_BACKSLASH, CHAR_LOWER_T, CHAR_OPEN_BRACE, CHAR_QUOTE } from "./chars";
-import { JsonDoc, MemberProbe, NODE_PAGE_BITS, NODE_PAGE_MASK, handedOut, kindOfLeadByte, parseJson } from "./document";
-import { containsBackslash, decodeStringBody, scanNumber, stringBodyDecodes } from "./grammar";
-import { keyBytesFor, rawKeyEquals, rawTextEquals, utf8Bytes } from "./keys";
-import { readIntText } from "./numbers";
+import { CHAR_LOWER_T } from "./chars";
+import { kindOfLeadByte, MemberProbe } from "./document";
+import { scanNumber, Validator } from "./grammar";
+import { containsBackslash, decodeStringBody, stringBodyDecodes } from "./strings";
+import { keyBytesFor, rawKeyEquals, utf8Bytes } from "./keys";
+import { headOf, rawMayStartWithAny, spanStartsWith, spanStringEquals } from "./literal";
+import { handedOut, NODE_PAGE_BITS, NODE_PAGE_MASK, NodeDoc } from "./nodes";
+import { i64OfSpan, readIntText } from "./numbers";
+import {
+  FIND_NOT_DECODABLE_STRING,
+  FIND_STARTING_WITH,
+  FIND_WITH_STRING,
+  FIND_WITHOUT_STRING_MEMBER,
+  probeItemMember,
+  probeRecord,
+  rawItemTest,
+  recordIsDecodableString,
+  recordKind,
+  recordStringValue,
+} from "./probes";
 import { ByteSink } from "./sink";
-import { keyEndOffset, recordSlot, slotEnd, slotNext, slotStart } from "./table";
+import { KEY_ESCAPED, keyEndOffset, recordSlot, slotEnd, slotNext, slotStart } from "./table";
 import { JsonKind, Read, ReadState } from "./types";
 import { writeValue } from "./writer";
 
@@ -19,165 +39,46 @@ function scalarOf(kind: JsonKind, bytes: Uint8Array): JsonValue {
   return JsonValue._span(kind, bytes, null, -1, 0, bytes.length);
 }
 
-/** whether the string literal at data[start, end) (quotes included) decodes to `text`, compared on
- *  the raw bytes when it has no escapes */
-function spanStringEquals(data: usize, start: i32, end: i32, text: string): bool {
-  const wanted = keyBytesFor(text);
-  return spanEqualsText(data, start, end, text, wanted, wanted !== null ? wanted.length : text.length);
+/** the root node of the document a successful validator pass `v` read from `bytes`; the root
+ *  alone re-emits the whole input, surrounding whitespace included */
+export function rootNode(v: Validator, bytes: Uint8Array): JsonValue {
+  const kind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>v.rootStart));
+  const root = JsonValue._span(kind, bytes, new NodeDoc<JsonValue>(v.table, bytes), 0, v.rootStart, v.rootEnd);
+  root._wholeInput = true;
+  return root;
 }
 
-/** spanStringEquals with `text`'s UTF-8 (null: ASCII) and its length `n` given. An escape decodes
- *  to fewer bytes than it takes, so a body shorter than `n` never matches, one of `n` bytes only
- *  without escapes, and only a longer one is searched for escapes: most names are turned away
- *  by their length. */
-function spanEqualsText(data: usize, start: i32, end: i32, text: string, wanted: Uint8Array | null, n: i32): bool {
-  const s = start + 1;
-  const e = end - 1;
-  const raw = data + <usize>s;
-  if (e - s == n) {
-    const same = wanted !== null ? memory.compare(raw, wanted.dataStart, <usize>n) == 0 : rawTextEquals(raw, n, text);
-    return same && !containsBackslash(data, s, e);
-  }
-  if (e - s < n || !containsBackslash(data, s, e)) return false;
-  const d = decodeStringBody(data, s, e, true);
-  return d !== null && d == text;
+/** strict parse of `bytes` into a root node, or null when they are not valid JSON */
+function parseNode(bytes: Uint8Array, maxDepth: i32): JsonValue | null {
+  const v = new Validator(bytes.dataStart, bytes.length, maxDepth);
+  return v.run() ? rootNode(v, bytes) : null;
 }
 
-/** whether the string literal at bytes[start, end) decodes to a string that starts with `prefix`
- *  (`whole`: that is `prefix`), compared on the raw bytes when it has no escapes */
-function spanStartsWith(bytes: Uint8Array | null, start: i32, end: i32, prefix: string, whole: bool): bool {
-  if (bytes === null || end - start < 2) return false;
-  const data = bytes.dataStart;
-  if (<u32>load<u8>(data + <usize>start) != CHAR_QUOTE) return false;
-  const s = start + 1;
-  const e = end - 1;
-  if (containsBackslash(data, s, e)) {
-    // most escaped strings differ from the prefix before their first escape: turned away without
-    // decoding them (CacheBlend's flag edits met the appended kv-transfer JSON, escapes and all,
-    // once per flag: five decoded copies on a fresh instance's pages)
-    if (!rawMayStartWith(data, start, end, prefix, keyBytesFor(prefix))) return false;
-    const d = decodeStringBody(data, s, e, true);
-    return d !== null && (whole ? d == prefix : d.startsWith(prefix));
+/** the node of value `i` of `doc`, a direct child of `parent` (created on first request, then the
+ *  same node: nodes.ts) */
+function nodeOf(doc: NodeDoc<JsonValue>, i: i32, parent: JsonValue): JsonValue {
+  const page = doc.pageFor(i);
+  if (page !== null) {
+    const have = unchecked(page[i & NODE_PAGE_MASK]);
+    if (have !== null) return have;
   }
-  const wanted = keyBytesFor(prefix);
-  const n = wanted !== null ? wanted.length : prefix.length;
-  if (whole ? e - s != n : e - s < n) return false;
-  return rawTextEquals(data + <usize>s, n, prefix);
-}
-
-/** false when the literal at data[start, end) is surely not a string that starts with `prefix`
- *  (`wanted`: its UTF-8, null when ASCII): not a string, or its raw body differs from `prefix`
- *  before any escape (the bytes before the first backslash are the decoded text's) */
-function rawMayStartWith(data: usize, start: i32, end: i32, prefix: string, wanted: Uint8Array | null): bool {
-  if (end - start < 2 || <u32>load<u8>(data + <usize>start) != CHAR_QUOTE) return false;
-  const s = start + 1;
-  const e = end - 1;
-  const n = wanted !== null ? wanted.length : prefix.length;
-  // an escape only makes a text shorter: a body of fewer bytes than the prefix cannot start with it
-  // (most args are turned away here, before their bytes are read)
-  if (e - s < n) return false;
-  for (let k = 0; k < n; k++) {
-    const b = <u32>load<u8>(data + <usize>(s + k));
-    if (b == CHAR_BACKSLASH) return true;
-    const w =
-      wanted !== null ? <u32>unchecked(wanted[k]) : <u32>load<u16>(changetype<usize>(prefix) + ((<usize>k) << 1));
-    if (b != w) return false;
+  const table = doc.table;
+  const bytes = doc.bytes;
+  const start = table.start(i);
+  const end = table.end(i);
+  // cannot happen for a child index of a validated document; yields a null node instead of a trap
+  if (start < 0 || end < start || end > bytes.length) return JsonValue.nul();
+  const v = JsonValue._span(kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start)), bytes, doc, i, start, end);
+  v._parent = parent;
+  if (parent._kind == JsonKind.Object) {
+    const ke = table.keyEnd(i);
+    v._keyBytes = bytes;
+    v._keyStart = table.keyStart(i);
+    v._keyEnd = keyEndOffset(ke);
+    v._keyEscaped = (ke & KEY_ESCAPED) != 0;
   }
-  // the body starts with the prefix, without an escape
-  return true;
-}
-
-/** the first (up to) 8 UTF-8 bytes of `text` in one word, low byte first; `mask` covers them */
-function headOf(text: string, mask: StaticArray<u64>, head: StaticArray<u64>, k: i32): void {
-  const wanted = keyBytesFor(text);
-  const n = min(wanted !== null ? wanted.length : text.length, 8);
-  let h: u64 = 0;
-  for (let i = 0; i < n; i++) {
-    const b = wanted !== null ? <u64>unchecked(wanted[i]) : <u64>text.charCodeAt(i);
-    const shift = <u64>(i << 3);
-    h |= b << shift;
-  }
-  unchecked((head[k] = h));
-  const bits = <u64>(n << 3);
-  const one: u64 = 1;
-  unchecked((mask[k] = n == 8 ? <u64>-1 : (one << bits) - 1));
-}
-
-/** false when the literal at data[start, end) is surely not a string that starts with one of the
- *  texts whose heads are given (headOf): not a string, or its first raw bytes, before any escape,
- *  are none of theirs (the bytes before the first backslash are the decoded text's, and an escape
- *  only makes a text shorter) */
-function rawMayStartWithAny(data: usize, start: i32, end: i32, mask: StaticArray<u64>, head: StaticArray<u64>): bool {
-  if (end - start < 2 || <u32>load<u8>(data + <usize>start) != CHAR_QUOTE) return false;
-  const s = data + <usize>start + 1;
-  const w = min(end - start - 2, 8);
-  let x: u64 = 0;
-  for (let i = 0; i < w; i++) {
-    const b = <u32>load<u8>(s + <usize>i);
-    if (b == CHAR_BACKSLASH) return true;
-    const shift = <u64>(i << 3);
-    x |= (<u64>b) << shift;
-  }
-  for (let k = 0; k < head.length; k++) if ((x & unchecked(mask[k])) == unchecked(head[k])) return true;
-  return false;
-}
-
-// what JsonValue#indexOfItem looks for
-const FIND_STARTING_WITH = 0;
-const FIND_NOT_DECODABLE_STRING = 1;
-const FIND_WITHOUT_STRING_MEMBER = 2;
-const FIND_WITH_STRING = 3;
-
-/** Judges the item of record `vi` (its node never handed out) on its raw bytes for `find`: 1 it
- *  passes, 0 it does not, -1 the bytes cannot tell (a prefix met an escape: decode to know). */
-// @ts-ignore: decorator
-@inline
-function rawItemTest(
-  find: i32,
-  doc: JsonDoc,
-  data: usize,
-  slot: usize,
-  vi: i32,
-  key: string,
-  text: string,
-  wanted: Uint8Array | null,
-  flag: bool,
-): i32 {
-  const start = slotStart(slot);
-  const end = slotEnd(slot);
-  if (find == FIND_STARTING_WITH) return rawMayStartWith(data, start, end, text, wanted) ? -1 : 0;
-  const c = <u32>load<u8>(data + <usize>start);
-  if (find == FIND_NOT_DECODABLE_STRING)
-    return end <= start || c != CHAR_QUOTE || !stringBodyDecodes(data, start + 1, end - 1) ? 1 : 0;
-  // the two member tests: the item is an object and its last member `key` decides
-  const isObject = c == CHAR_OPEN_BRACE;
-  const mvi = isObject ? doc.lastMember(vi, key) : -1;
-  let m: u32 = 0;
-  let ms = 0;
-  let me = 0;
-  if (mvi >= 0) {
-    const mslot = recordSlot(changetype<usize>(doc.table.data), mvi);
-    ms = slotStart(mslot);
-    me = slotEnd(mslot);
-    m = <u32>load<u8>(data + <usize>ms);
-  }
-  if (find == FIND_WITH_STRING) {
-    const n = wanted !== null ? wanted.length : text.length;
-    return mvi >= 0 && m == CHAR_QUOTE && spanEqualsText(data, ms, me, text, wanted, n) ? 1 : 0;
-  }
-  // FIND_WITHOUT_STRING_MEMBER (`flag`: the member may be absent or null)
-  if (!isObject) return 1;
-  if (mvi < 0) return flag ? 0 : 1;
-  if (m == CHAR_QUOTE) return stringBodyDecodes(data, ms + 1, me - 1) ? 0 : 1;
-  return flag && kindOfLeadByte(m) == JsonKind.Null ? 0 : 1;
-}
-
-/** the integer text at data[start, end) as an Ok i64 read, or null when it is not integer grammar
- *  or out of i64 range (the one range rule of asI64 and memberI64) */
-function i64OfSpan(data: usize, start: i32, end: i32): Read<i64> | null {
-  const r = readIntText(data, start, end);
-  if (!r.ok || r.magnitude > (r.negative ? <u64>i64.MAX_VALUE + 1 : <u64>i64.MAX_VALUE)) return null;
-  return new Read<i64>(ReadState.Ok, r.negative ? <i64>(0 - r.magnitude) : <i64>r.magnitude);
+  if (page !== null) unchecked((page[i & NODE_PAGE_MASK] = v));
+  return v;
 }
 
 function invalid<T>(value: T, error: string): Read<T> {
@@ -193,7 +94,7 @@ export class JsonValue {
   /** bytes holding this value's text; null only for containers built with object()/array() */
   _bytes: Uint8Array | null = null;
   /** the parsed document and this value's index in its records (null, -1 for new values) */
-  _doc: JsonDoc | null = null;
+  _doc: NodeDoc<JsonValue> | null = null;
   _vi: i32 = -1;
   _start: i32 = 0;
   _end: i32 = 0;
@@ -221,7 +122,14 @@ export class JsonValue {
   _count: i32 = -1;
 
   /** a node over bytes[start, end) */
-  static _span(kind: JsonKind, bytes: Uint8Array, doc: JsonDoc | null, vi: i32, start: i32, end: i32): JsonValue {
+  static _span(
+    kind: JsonKind,
+    bytes: Uint8Array,
+    doc: NodeDoc<JsonValue> | null,
+    vi: i32,
+    start: i32,
+    end: i32,
+  ): JsonValue {
     const v = new JsonValue();
     v._kind = kind;
     v._bytes = bytes;
@@ -291,7 +199,7 @@ export class JsonValue {
   }
   /** parses JSON text for embedding (strict, default depth limit); null when invalid */
   static parse(bytes: Uint8Array, maxDepth: i32 = 1000): JsonValue | null {
-    return parseJson(bytes, maxDepth).value;
+    return parseNode(bytes, maxDepth);
   }
 
   private static emptyContainer(kind: JsonKind): JsonValue {
@@ -417,7 +325,7 @@ export class JsonValue {
       const tail = this._items;
       if (t >= 0 && tail !== null) return unchecked(tail[t]);
       const vi = this.lastRecordOfKey(doc, key);
-      return vi < 0 ? null : doc.node(vi, this);
+      return vi < 0 ? null : nodeOf(doc, vi, this);
     }
     const i = this.lastIndexOfKey(key);
     return i < 0 ? null : unchecked(this._children()[i]);
@@ -566,8 +474,7 @@ export class JsonValue {
     if (this._kind != JsonKind.Array) return -1;
     const vi = this.rawItemRecord(i);
     const doc = this._doc;
-    if (vi >= 0 && doc !== null)
-      return <i32>kindOfLeadByte(<u32>load<u8>(doc.bytes.dataStart + <usize>doc.table.start(vi)));
+    if (vi >= 0 && doc !== null) return <i32>recordKind(doc, vi);
     const item = this.at(i);
     return item !== null ? <i32>item._kind : -1;
   }
@@ -575,16 +482,7 @@ export class JsonValue {
   itemIsDecodableString(i: i32): bool {
     const vi = this.rawItemRecord(i);
     const doc = this._doc;
-    if (vi >= 0 && doc !== null) {
-      const start = doc.table.start(vi);
-      const end = doc.table.end(vi);
-      const data = doc.bytes.dataStart;
-      return (
-        end > start &&
-        kindOfLeadByte(<u32>load<u8>(data + <usize>start)) == JsonKind.String &&
-        stringBodyDecodes(data, start + 1, end - 1)
-      );
-    }
+    if (vi >= 0 && doc !== null) return recordIsDecodableString(doc, vi);
     const item = this.at(i);
     return item !== null && item.isDecodableString();
   }
@@ -615,13 +513,7 @@ export class JsonValue {
   itemStringValue(i: i32): string | null {
     const vi = this.rawItemRecord(i);
     const doc = this._doc;
-    if (vi >= 0 && doc !== null) {
-      const bytes = doc.bytes;
-      const start = doc.table.start(vi);
-      const end = doc.table.end(vi);
-      if (end <= start || kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start)) != JsonKind.String) return null;
-      return decodeLiteral(bytes, start, end);
-    }
+    if (vi >= 0 && doc !== null) return recordStringValue(doc, vi);
     const item = this.at(i);
     return item !== null ? item.stringValue() : null;
   }
@@ -820,19 +712,7 @@ export class JsonValue {
     if (this._kind != JsonKind.Array) return null;
     const vi = this.rawItemRecord(i);
     const doc = this._doc;
-    if (vi >= 0 && doc !== null) {
-      const bytes = doc.bytes;
-      const table = doc.table;
-      if (kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>table.start(vi))) != JsonKind.Object) return null;
-      const mvi = doc.lastMember(vi, key);
-      if (mvi < 0) return null;
-      const start = table.start(mvi);
-      const end = table.end(mvi);
-      if (start < 0 || end <= start || end > bytes.length) return null;
-      const kind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start));
-      if (want >= 0 && <i32>kind != want) return null;
-      return doc.probe().found(kind, bytes, start, end);
-    }
+    if (vi >= 0 && doc !== null) return probeItemMember(doc, vi, key, want);
     // a handed-out node, the pushed tail, or a list not read from the records
     const item = this.at(i);
     return item !== null ? item.locateMember(key, want) : null;
@@ -844,34 +724,24 @@ export class JsonValue {
   private locateMember(key: string, want: i32): MemberProbe | null {
     if (this._kind != JsonKind.Object) return null;
     const doc = this._doc;
-    let kind: JsonKind;
-    let bytes: Uint8Array | null;
-    let start: i32;
-    let end: i32;
     const t = doc !== null && this.readsRecords() ? this.tailIndexOfKey(key) : -1;
     if (t < 0 && doc !== null && this.readsRecords()) {
       const vi = this.lastRecordOfKey(doc, key);
-      if (vi < 0) return null;
-      bytes = doc.bytes;
-      start = doc.table.start(vi);
-      end = doc.table.end(vi);
-      if (start < 0 || end <= start || end > bytes.length) return null;
-      kind = kindOfLeadByte(<u32>load<u8>(bytes.dataStart + <usize>start));
-    } else {
-      const i = t >= 0 ? t : this.lastIndexOfKey(key);
-      if (i < 0) return null;
-      // with t >= 0 the pushed tail is `_items` itself, not the child list
-      const tail = this._items;
-      const v = t >= 0 && tail !== null ? unchecked(tail[t]) : unchecked(this._children()[i]);
-      kind = v._kind;
-      bytes = v._bytes;
-      start = v._start;
-      end = v._end;
-      if (bytes === null || end < start) {
-        if (kind == JsonKind.String) return null; // cannot happen: every string has its text
-        bytes = null;
-        start = end = 0;
-      }
+      return vi < 0 ? null : probeRecord(doc, vi, want);
+    }
+    const i = t >= 0 ? t : this.lastIndexOfKey(key);
+    if (i < 0) return null;
+    // with t >= 0 the pushed tail is `_items` itself, not the child list
+    const tail = this._items;
+    const v = t >= 0 && tail !== null ? unchecked(tail[t]) : unchecked(this._children()[i]);
+    const kind = v._kind;
+    let bytes = v._bytes;
+    let start = v._start;
+    let end = v._end;
+    if (bytes === null || end < start) {
+      if (kind == JsonKind.String) return null; // cannot happen: every string has its text
+      bytes = null;
+      start = end = 0;
     }
     if (want >= 0 && <i32>kind != want) return null;
     // a container built by object() has no document: its probe answer is its own
@@ -900,7 +770,7 @@ export class JsonValue {
     const doc = this._doc;
     if (doc !== null && this.readsRecords()) {
       const vi = this.recordAt(doc, i);
-      return vi < 0 ? this.tailItem(doc, i) : doc.node(vi, this);
+      return vi < 0 ? this.tailItem(doc, i) : nodeOf(doc, vi, this);
     }
     const items = this._children();
     if (i < 0 || i >= items.length) return null;
@@ -953,13 +823,13 @@ export class JsonValue {
 
   // ---- output ----
   writeTo(sink: ByteSink): void {
-    writeValue(this, sink);
+    writeValue<JsonValue>(this, sink);
   }
   toBytes(): Uint8Array {
     // the source span is a good size hint even when dirty: edits are usually small
     const n = this.sourceLength();
     const sink = new ByteSink(n >= 0 ? n + 256 : 1024);
-    writeValue(this, sink);
+    writeValue<JsonValue>(this, sink);
     return sink.bytes();
   }
   toString(): string {
@@ -971,7 +841,7 @@ export class JsonValue {
       );
     }
     const sink = new ByteSink();
-    writeValue(this, sink);
+    writeValue<JsonValue>(this, sink);
     return sink.toString();
   }
 
@@ -990,7 +860,7 @@ export class JsonValue {
     const bytes = this._bytes;
     if (doc === null && bytes !== null && this.isContainer()) {
       // a container made from trusted text (JsonValue.unread) is parsed when first read
-      const parsed = parseJson(bytes, i32.MAX_VALUE).value;
+      const parsed = parseNode(bytes, i32.MAX_VALUE);
       if (parsed !== null) {
         doc = parsed._doc;
         this._doc = doc;
@@ -1009,7 +879,7 @@ export class JsonValue {
       const limit = table.next(this._vi);
       let vi = this._vi + 1;
       while (vi < limit) {
-        items.push(doc.node(vi, this));
+        items.push(nodeOf(doc, vi, this));
         const next = table.next(vi);
         if (next <= vi) break;
         vi = next;
@@ -1054,7 +924,7 @@ export class JsonValue {
   }
 
   /** child `i` when it lies in the pushed tail (i counts the records first), or null */
-  private tailItem(doc: JsonDoc, i: i32): JsonValue | null {
+  private tailItem(doc: NodeDoc<JsonValue>, i: i32): JsonValue | null {
     const tail = this._items;
     if (!this._itemsAreTail || tail === null) return null;
     const k = i - this.recordCount(doc);
@@ -1062,7 +932,7 @@ export class JsonValue {
   }
 
   /** number of direct children per the records (list not built) */
-  private recordCount(doc: JsonDoc): i32 {
+  private recordCount(doc: NodeDoc<JsonValue>): i32 {
     let count = this._count;
     if (count < 0) {
       count = doc.childCount(this._vi);
@@ -1072,7 +942,7 @@ export class JsonValue {
   }
 
   /** value index of the i-th direct child per the records (list not built), or -1 */
-  private recordAt(doc: JsonDoc, i: i32): i32 {
+  private recordAt(doc: NodeDoc<JsonValue>, i: i32): i32 {
     if (i < 0) return -1;
     const table = doc.table;
     const limit = table.next(this._vi);
@@ -1095,7 +965,7 @@ export class JsonValue {
   }
 
   /** value index of the last direct member with this key per the records (list not built), or -1 */
-  private lastRecordOfKey(doc: JsonDoc, key: string): i32 {
+  private lastRecordOfKey(doc: NodeDoc<JsonValue>, key: string): i32 {
     return doc.lastMember(this._vi, key);
   }
 
@@ -1179,14 +1049,14 @@ export class JsonValue {
       return JsonValue._span(
         this._kind,
         bytes,
-        doc !== null && this.isContainer() ? new JsonDoc(doc.table, bytes) : null,
+        doc !== null && this.isContainer() ? new NodeDoc<JsonValue>(doc.table, bytes) : null,
         this._vi,
         this._start,
         this._end,
       );
     }
     const text = this.toBytes();
-    const parsed = parseJson(text, i32.MAX_VALUE).value;
+    const parsed = parseNode(text, i32.MAX_VALUE);
     return parsed !== null ? parsed : JsonValue.nul();
   }
 }

@@ -1,5 +1,7 @@
 // Serialization of the DOM: clean nodes are one copy of their source text; dirty containers are
-// re-emitted compactly, iteratively (request data never drives recursion).
+// re-emitted compactly, iteratively (request data never drives recursion). Generic over the node
+// type `N` (value.ts writes with JsonValue), so the writer depends only on the document's tables and
+// the node table, and the node on the writer: one direction.
 import {
   CHAR_CLOSE_BRACE,
   CHAR_CLOSE_BRACKET,
@@ -9,18 +11,17 @@ import {
   CHAR_OPEN_BRACKET,
   CHAR_QUOTE,
 } from "./chars";
-import { JsonDoc, handedOut } from "./document";
+import { handedOut, NodeDoc } from "./nodes";
 import { ByteSink } from "./sink";
 import { keyEndOffset, keyGap, keyLength, recordSlot, slotEnd, slotKeyWord, slotNext, slotStart } from "./table";
 import { JsonKind } from "./types";
-import { JsonValue } from "./value";
 
 /** Writes `root` to `sink`. */
-export function writeValue(root: JsonValue, sink: ByteSink): void {
-  if (writeLeaf(root, sink)) return;
-  const stack = new Array<JsonValue>();
+export function writeValue<N>(root: N, sink: ByteSink): void {
+  if (writeLeaf<N>(root, sink)) return;
+  const stack = new Array<N>();
   const next = new Array<i32>();
-  openContainer(root, sink, stack, next);
+  openContainer<N>(root, sink, stack, next);
   while (stack.length > 0) {
     const top = stack.length - 1;
     const node = unchecked(stack[top]);
@@ -29,30 +30,30 @@ export function writeValue(root: JsonValue, sink: ByteSink): void {
       // dirty below, but its own member list never changed (at most items were pushed after it):
       // walk the records (as _children() would), writing untouched members straight from the
       // source without creating nodes, then the pushed tail
-      writeRecordStep(node, doc, sink, stack, next, top);
+      writeRecordStep<N>(node, doc, sink, stack, next, top);
       continue;
     }
     const items = node._children();
     const i = unchecked(next[top]);
     if (i >= items.length) {
-      closeContainer(node, sink, stack, next);
+      closeContainer<N>(node, sink, stack, next);
       continue;
     }
     unchecked((next[top] = i + 1));
     if (i > 0) sink.writeByte(<u8>CHAR_COMMA);
     const child = unchecked(items[i]);
-    if (node._kind == JsonKind.Object) writeKey(child, sink);
-    if (!writeLeaf(child, sink)) openContainer(child, sink, stack, next);
+    if (node._kind == JsonKind.Object) writeKey<N>(child, sink);
+    if (!writeLeaf<N>(child, sink)) openContainer<N>(child, sink, stack, next);
   }
 }
 
 /** one step of a records walk: `next[top]` is 0 before the first member, then the value index of
  *  the next member; past the records, -1 - k for item k of the pushed tail */
-function writeRecordStep(
-  node: JsonValue,
-  doc: JsonDoc,
+function writeRecordStep<N>(
+  node: N,
+  doc: NodeDoc<N>,
   sink: ByteSink,
-  stack: Array<JsonValue>,
+  stack: Array<N>,
   next: Array<i32>,
   top: i32,
 ): void {
@@ -62,11 +63,11 @@ function writeRecordStep(
   const first = vi == 0;
   if (first) vi = node._vi + 1;
   if (vi < 0 || vi >= limit) {
-    writeTailStep(node, sink, stack, next, top, vi < 0 ? -1 - vi : 0, limit > node._vi + 1);
+    writeTailStep<N>(node, sink, stack, next, top, vi < 0 ? -1 - vi : 0, limit > node._vi + 1);
     return;
   }
   if (!first) sink.writeByte(<u8>CHAR_COMMA);
-  if (writeCompactRun(doc, node._kind == JsonKind.Object, vi, limit, sink, next, top)) return;
+  if (writeCompactRun<N>(doc, node._kind == JsonKind.Object, vi, limit, sink, next, top)) return;
   const after = table.next(vi);
   unchecked((next[top] = after <= vi ? -1 : after));
   const bytes = doc.bytes;
@@ -79,8 +80,8 @@ function writeRecordStep(
   const child = doc.existing(vi);
   if (child === null) {
     sink.writeBytes(bytes, table.start(vi), table.end(vi));
-  } else if (!writeLeaf(child, sink)) {
-    openContainer(child, sink, stack, next);
+  } else if (!writeLeaf<N>(child, sink)) {
+    openContainer<N>(child, sink, stack, next);
   }
 }
 
@@ -89,8 +90,8 @@ function writeRecordStep(
  *  member-by-member writing gives), and sets `next[top]` past them; false, writing nothing, when
  *  member `vi` does not start such a run. One edit of a list of 50,000 items or an object of
  *  130,000 members re-emitted each of them separately. */
-function writeCompactRun(
-  doc: JsonDoc,
+function writeCompactRun<N>(
+  doc: NodeDoc<N>,
   isObject: bool,
   vi: i32,
   limit: i32,
@@ -138,10 +139,10 @@ function writeCompactRun(
 
 /** writes item (or member) k of the tail added after `node`'s records (`afterRecords`: some record was written
  *  before it), or closes `node` past the last */
-function writeTailStep(
-  node: JsonValue,
+function writeTailStep<N>(
+  node: N,
   sink: ByteSink,
-  stack: Array<JsonValue>,
+  stack: Array<N>,
   next: Array<i32>,
   top: i32,
   k: i32,
@@ -149,18 +150,18 @@ function writeTailStep(
 ): void {
   const tail = node._items;
   if (!node._itemsAreTail || tail === null || k >= tail.length) {
-    closeContainer(node, sink, stack, next);
+    closeContainer<N>(node, sink, stack, next);
     return;
   }
   unchecked((next[top] = -2 - k));
   if (k > 0 || afterRecords) sink.writeByte(<u8>CHAR_COMMA);
   const child = unchecked(tail[k]);
-  if (node._kind == JsonKind.Object) writeKey(child, sink);
-  if (!writeLeaf(child, sink)) openContainer(child, sink, stack, next);
+  if (node._kind == JsonKind.Object) writeKey<N>(child, sink);
+  if (!writeLeaf<N>(child, sink)) openContainer<N>(child, sink, stack, next);
 }
 
 /** writes a node that needs no descent (clean text or a scalar); false for a dirty container */
-function writeLeaf(v: JsonValue, sink: ByteSink): bool {
+function writeLeaf<N>(v: N, sink: ByteSink): bool {
   const bytes = v._bytes;
   if (bytes !== null && !v._dirty) {
     sink.writeBytes(bytes, v._outerStart, v._outerEnd);
@@ -168,24 +169,24 @@ function writeLeaf(v: JsonValue, sink: ByteSink): bool {
   }
   if (v.isContainer()) return false;
   if (bytes !== null) sink.writeBytes(bytes, v._start, v._end);
-  else sink.writeUtf8("null"); // a bare `new JsonValue()`
+  else sink.writeUtf8("null"); // a bare node (`new JsonValue()`)
   return true;
 }
 
-function openContainer(v: JsonValue, sink: ByteSink, stack: Array<JsonValue>, next: Array<i32>): void {
+function openContainer<N>(v: N, sink: ByteSink, stack: Array<N>, next: Array<i32>): void {
   sink.writeByte(<u8>(v._kind == JsonKind.Object ? CHAR_OPEN_BRACE : CHAR_OPEN_BRACKET));
   stack.push(v);
   next.push(0);
 }
 
 // @ts-ignore: decorator
-@inline function closeContainer(v: JsonValue, sink: ByteSink, stack: Array<JsonValue>, next: Array<i32>): void {
+@inline function closeContainer<N>(v: N, sink: ByteSink, stack: Array<N>, next: Array<i32>): void {
   sink.writeByte(<u8>(v._kind == JsonKind.Object ? CHAR_CLOSE_BRACE : CHAR_CLOSE_BRACKET));
   stack.pop();
   next.pop();
 }
 
-function writeKey(member: JsonValue, sink: ByteSink): void {
+function writeKey<N>(member: N, sink: ByteSink): void {
   sink.writeByte(<u8>CHAR_QUOTE);
   const kb = member._keyBytes;
   if (kb !== null) sink.writeBytes(kb, member._keyStart, member._keyEnd);
