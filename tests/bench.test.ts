@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { after, before, test } from "node:test";
 import { ROOT } from "../tools/bench/guests";
 import { discoverPolicies } from "../tools/bench/policies";
-import type { BenchReport } from "../tools/bench/run";
+import type { BenchReport } from "../tools/bench/types";
 import { buildBaseline } from "../tools/bench/baseline";
 
 let tmp: string;

@@ -8,14 +8,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
 import { discoverPolicies, POLICIES_DIR } from "../tools/bench/policies";
-import {
-  growTo,
-  HOSTILE_REQUEST_BYTES,
-  HOSTILE_TARGETS,
-  hostileShapes,
-  KNOWN_OVER_BUDGET,
-  runHostile,
-} from "../tools/bench/hostile";
+import { HOSTILE_TARGETS, KNOWN_OVER_BUDGET, runHostile } from "../tools/bench/hostile";
+import { growTo, HOSTILE_REQUEST_BYTES, hostileShapes } from "../tools/bench/hostile-shapes";
 
 /** The CI budget: the 10× with room for a loaded machine. */
 const CI_RATIO_BUDGET = 25;

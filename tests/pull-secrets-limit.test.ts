@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
-import { hostileShapes, MAX_ANNOTATIONS_BYTES } from "../tools/bench/hostile";
+import { hostileShapes, MAX_ANNOTATIONS_BYTES } from "../tools/bench/hostile-shapes";
 import { PolicyModule } from "../tools/host/guest";
 
 type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { ROOT } from "./guests";
-import type { BenchReport } from "./run";
+import type { BenchReport } from "./types";
 
 export const PAGE_BUDGET_FILE = path.join(ROOT, "tools", "bench", "page-budget.json");
 /** pages a change may add before the test fails (layout shifts move a boundary by one) */

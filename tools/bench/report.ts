@@ -1,6 +1,6 @@
 // The benchmark report as markdown (stdout and <out>/bench.md). bench.json holds the same data
 // with every sample statistic.
-import type { BenchReport, CaseReport } from "./run";
+import type { BenchReport, CaseReport } from "./types";
 import type { Stats } from "./measure";
 
 const us = (s: Stats | undefined): string => (s ? s.medianUs.toFixed(1) : "-");

@@ -10,7 +10,8 @@ import {
   HostCapabilitiesConfig,
 } from "../host/capabilities";
 import type { HostCallHandler } from "../host/guest";
-import { emitJson, makeSeed, mutate } from "./mutators";
+import { emitJson } from "./json-text";
+import { makeSeed, mutate } from "./mutators";
 import { Rng } from "./rng";
 
 type Answer = ReturnType<HostCallHandler>;
