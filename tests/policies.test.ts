@@ -11,10 +11,10 @@ import * as path from "node:path";
 import { CaseResult, CaseSpec, loadCases, policiesWithCases, runPolicyCases } from "../tools/host/cases";
 import { loadAdmissionRequest } from "../tools/host/request";
 import { readMetadataYaml } from "../tools/wasm/metadata";
-import { Kube, kubeServer, POD_SECURITY_REFUSAL } from "./helpers/apiserver";
-import { assertEmittedPodsAccepted, EmittedPod, podSecurityAnswers, rank } from "./helpers/emitted-pods";
+import { Kube, kubeServer } from "./helpers/apiserver";
+import { assertEmittedPodsAccepted, EmittedPod, podSecurityProblems } from "./helpers/emitted-pods";
 import { annotatedProbePath, PROBE_METADATA, ROOT } from "./helpers/host-guests";
-import { baselineRefusalOf, readmeModes, wiredInMode } from "./helpers/readme-levels";
+import { readmeModesOf } from "./helpers/readme-levels";
 
 let kube: Kube;
 before(async () => {
@@ -48,48 +48,6 @@ function mutatesPods(policyDir: string): boolean {
   const meta = readMetadataYaml(file);
   const rules = (meta.rules ?? []) as { resources?: string[] }[];
   return meta.mutating === true && rules.some((r) => (r.resources ?? []).includes("pods"));
-}
-
-/**
- * The Pod Security promise of a policy's README, per emitted Pod: the level of the mode the Pod was
- * wired in (the "| Mode | … | What the pod gets | Pod Security level |" table), or, for a policy
- * whose README says its wiring keeps a pod's level, the incoming Pod's level. Checked against the
- * server's answers in namespaces enforcing each level; a mode that needs `privileged` must also be
- * refused by a `baseline` namespace for what the mode adds.
- */
-function checkPodSecurity(policyDir: string, pods: EmittedPod[]): string[] {
-  const readme = path.join(policyDir, "README.md");
-  const modes = fs.existsSync(readme) ? readmeModes(readme) : [];
-  const keeps = fs.existsSync(readme) && /still meets it after wiring/.test(fs.readFileSync(readme, "utf8"));
-  assert.ok(
-    modes.length > 0 || keeps,
-    `${path.basename(policyDir)}/README.md states no Pod Security level for the pods it wires`,
-  );
-  const answers = podSecurityAnswers(
-    kube,
-    pods.flatMap((p) => [p.before, p.after]),
-    pods.flatMap((p) => [`${p.label} (incoming)`, p.label]),
-  );
-  const problems: string[] = [];
-  pods.forEach((p, i) => {
-    const before = answers[2 * i];
-    const after = answers[2 * i + 1];
-    if (before.level === "invalid" || after.level === "invalid") return; // the validity test reports it
-    const mode = modes.find((m) => wiredInMode(m, p.before, p.after));
-    const promised = mode && rank(mode.level) > rank(before.level) ? mode.level : before.level;
-    if (after.level !== promised)
-      problems.push(
-        `${p.label}: wired${mode ? ` in mode "${mode.mode}"` : ""}, it needs ${after.level}; the README promises ${promised}` +
-          (after.baseline.accepted ? "" : ` (baseline: ${after.baseline.message})`),
-      );
-    else if (mode && promised === "privileged" && before.level !== "privileged") {
-      // the server's own refusal names what the mode adds
-      const message = after.baseline.message;
-      if (!POD_SECURITY_REFUSAL.test(message) || !baselineRefusalOf(mode).test(message))
-        problems.push(`${p.label}: a baseline namespace refuses it for another reason: ${message}`);
-    }
-  });
-  return problems;
 }
 
 /** Declares one test per case; the policy's module is compiled once and shared by its cases. */
@@ -131,7 +89,7 @@ function declareCases(policyDir: string, modulePath: string): void {
     // a policy's README promises a level; the host-policy fixture is no policy and has no such promise
     if (fs.existsSync(path.join(policyDir, "metadata.yml")))
       test("every emitted Pod needs the Pod Security level the README states for its mode", () => {
-        const problems = checkPodSecurity(policyDir, pods());
+        const problems = podSecurityProblems(kube, readmeModesOf(policyDir), pods());
         assert.deepEqual(problems, [], problems.join("\n"));
       });
   });

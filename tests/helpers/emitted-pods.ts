@@ -5,8 +5,10 @@
 //     the test with the server's message, unless the incoming Pod was refused for the same reasons
 //     (a policy is not to blame for what it was given);
 //   - podSecurityLevels: the strictest Pod Security level whose namespace admits each Pod.
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Admission, Kube, PodSecurityLevel } from "./apiserver";
+import { Admission, Kube, kubeServer, POD_SECURITY_REFUSAL, PodSecurityLevel } from "./apiserver";
+import { baselineRefusalOf, ReadmeMode, wiredInMode } from "./readme-levels";
 
 type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -108,4 +110,50 @@ export function podSecurityAnswers(kube: Kube, pods: J[], labels: string[] = [])
     const byLevel = { restricted: restricted[i], baseline: baseline[i], privileged: privileged[i] };
     return { level: LEVELS.find((l) => byLevel[l].accepted) ?? "invalid", ...byLevel };
   });
+}
+
+/**
+ * Declares, where it is called (after a property run's tests), the test that sends every Pod the
+ * run emitted, collected in `pods` while it ran, through the API server.
+ */
+export function testEmittedPodsAccepted(pods: EmittedPod[], minimum: number): void {
+  test("the API server accepts every Pod the runs above emitted", async () => {
+    assert.ok(pods.length >= minimum, `only ${pods.length} emitted Pods (at least ${minimum} expected)`);
+    assertEmittedPodsAccepted(await kubeServer(), pods);
+  });
+}
+
+/**
+ * What the server says against what the README's mode table promises, per emitted Pod: a Pod wired
+ * in a mode needs that mode's level (or the incoming Pod's, if that allows more); a Pod wired in no
+ * mode of the table keeps the incoming Pod's level. A mode that needs `privileged` must also be
+ * refused by a `baseline` namespace for what the mode adds, in the server's words. Returns the
+ * broken promises (an incoming Pod the server refuses outright has no level and is left out).
+ */
+export function podSecurityProblems(kube: Kube, modes: ReadmeMode[], pods: EmittedPod[]): string[] {
+  const answers = podSecurityAnswers(
+    kube,
+    pods.flatMap((p) => [p.before, p.after]),
+    pods.flatMap((p) => [`${p.label} (incoming)`, p.label]),
+  );
+  const problems: string[] = [];
+  pods.forEach((p, i) => {
+    const before = answers[2 * i];
+    const after = answers[2 * i + 1];
+    if (before.level === "invalid") return;
+    const mode = modes.find((m) => wiredInMode(m, p.before, p.after));
+    const promised = mode && rank(mode.level) > rank(before.level) ? mode.level : before.level;
+    const refusal = [after.restricted, after.baseline, after.privileged].find((a) => !a.accepted)?.message ?? "";
+    if (after.level !== promised)
+      problems.push(
+        `${p.label}: wired${mode ? ` in mode "${mode.mode}"` : ""} from a ${before.level} pod, it needs ${after.level}; ` +
+          `the README promises ${promised} (${refusal})`,
+      );
+    else if (mode && promised === "privileged" && before.level !== "privileged") {
+      const message = after.baseline.message;
+      if (!POD_SECURITY_REFUSAL.test(message) || !baselineRefusalOf(mode).test(message))
+        problems.push(`${p.label}: a baseline namespace refuses it for another reason than its mode: ${message}`);
+    }
+  });
+  return problems;
 }
