@@ -212,8 +212,37 @@ export class Kube {
     return { code: r.status ?? 1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
   }
 
-  /** `kubectl apply -k <dir> --dry-run=server`: what the server says of a kustomization. */
+  /** Creates the namespaces that do not exist yet, as an admin's cluster would have them (with their `default` ServiceAccount). */
+  ensureNamespaces(names: string[]): void {
+    const unique = [...new Set(names)];
+    const created = this.batch(
+      unique.map((name) => ({
+        verb: "create" as const,
+        object: { apiVersion: "v1", kind: "Namespace", metadata: { name } },
+      })),
+    );
+    const fresh = unique.filter((_, i) => created[i].ok);
+    created.forEach((r, i) =>
+      assert.ok(r.ok || r.status?.reason === "AlreadyExists", `${unique[i]}: ${r.status?.message}`),
+    );
+    this.batch(
+      fresh.map((namespace) => ({
+        verb: "create" as const,
+        namespace,
+        object: { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "default" } },
+      })),
+    );
+  }
+
+  /**
+   * `kubectl apply -k <dir> --dry-run=server`, as an admin applies a kustomization: the namespaces
+   * its objects live in are created first (a dry run creates no namespace for the objects after it).
+   */
   applyKustomize(dir: string): { code: number; stdout: string; stderr: string } {
+    const rendered = this.kubectl(["kustomize", dir]);
+    assert.equal(rendered.code, 0, `kubectl kustomize ${dir}: ${rendered.stderr}`);
+    const docs = (yaml.loadAll(rendered.stdout) as J[]).filter((d) => d);
+    this.ensureNamespaces(docs.map((d) => d.metadata?.namespace).filter((n): n is string => typeof n === "string"));
     return this.kubectl(["apply", "-k", dir, "--dry-run=server"]);
   }
 
