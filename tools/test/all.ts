@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { runAspect } from "./aspect";
-import { KUBE_ENV, startKubeServer } from "./kube";
+import { KUBE_ENV, requestCounts, startKubeServer } from "./kube";
 
 const root = path.resolve(__dirname, "..", "..");
 
@@ -133,7 +133,11 @@ async function main(): Promise<void> {
       }
       if (nt.code !== 0 && s.fail === 0) failed++;
     }
-    await kube?.stop();
+    if (kube) {
+      const n = await requestCounts(kube);
+      console.log(`kube-apiserver answered ${n.total} requests, ${n.dryRun} of them dry runs`);
+      await kube.stop();
+    }
   }
 
   console.log(`\n${passed} passed, ${failed} failed`);

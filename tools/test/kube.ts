@@ -164,7 +164,8 @@ export function kubeconfigText(url: string, pki: string, user: string): string {
   ].join("\n");
 }
 
-function get(url: string, pki: string): Promise<number> {
+/** GET `url` as the admin: the status code and the body ("" and 0 when unreachable). */
+function getText(url: string, pki: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
     const req = https.get(
       url,
@@ -172,16 +173,33 @@ function get(url: string, pki: string): Promise<number> {
         ca: fs.readFileSync(path.join(pki, "ca.crt")),
         cert: fs.readFileSync(path.join(pki, "user-admin.crt")),
         key: fs.readFileSync(path.join(pki, "user-admin.key")),
-        timeout: 2000,
+        timeout: 5000,
       },
       (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
       },
     );
-    req.on("error", () => resolve(0));
+    req.on("error", () => resolve({ status: 0, body: "" }));
     req.on("timeout", () => req.destroy());
   });
+}
+
+/** How many requests the server answered so far, and how many of them were dry runs (its own metrics). */
+export async function requestCounts(server: KubeServerInfo): Promise<{ total: number; dryRun: number }> {
+  const { body } = await getText(`${server.url}/metrics`, path.join(server.dir, "pki"));
+  let total = 0;
+  let dryRun = 0;
+  for (const line of body.split("\n")) {
+    const m = line.match(/^apiserver_request_total\{([^}]*)\} (\S+)$/);
+    if (!m) continue;
+    const n = Number(m[2]);
+    total += n;
+    if (/dry_run="All"/.test(m[1])) dryRun += n;
+  }
+  return { total, dryRun };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -289,7 +307,7 @@ async function startOnce(bin: KubeBinaries): Promise<KubeServer> {
     );
     const deadline = Date.now() + 120_000;
     for (;;) {
-      if ((await get(`${url}/readyz`, pki)) === 200) break;
+      if ((await getText(`${url}/readyz`, pki)).status === 200) break;
       const dead = children.find((c) => c.exitCode !== null);
       if (dead || Date.now() > deadline)
         throw new Error(
