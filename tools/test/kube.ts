@@ -174,6 +174,8 @@ function getText(url: string, pki: string): Promise<{ status: number; body: stri
         cert: fs.readFileSync(path.join(pki, "user-admin.crt")),
         key: fs.readFileSync(path.join(pki, "user-admin.key")),
         timeout: 5000,
+        // a fresh connection: a pooled one may have been closed by the server while the suites ran
+        agent: false,
       },
       (res) => {
         let body = "";
@@ -182,14 +184,15 @@ function getText(url: string, pki: string): Promise<{ status: number; body: stri
         res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
       },
     );
-    req.on("error", () => resolve({ status: 0, body: "" }));
-    req.on("timeout", () => req.destroy());
+    req.on("error", (e) => resolve({ status: 0, body: e.message }));
+    req.on("timeout", () => req.destroy(new Error("timed out")));
   });
 }
 
 /** How many requests the server answered so far, and how many of them were dry runs (its own metrics). */
 export async function requestCounts(server: KubeServerInfo): Promise<{ total: number; dryRun: number }> {
-  const { body } = await getText(`${server.url}/metrics`, path.join(server.dir, "pki"));
+  const { status, body } = await getText(`${server.url}/metrics`, path.join(server.dir, "pki"));
+  if (status !== 200) throw new Error(`GET /metrics: ${status || body}`);
   let total = 0;
   let dryRun = 0;
   for (const line of body.split("\n")) {
