@@ -176,9 +176,15 @@ describe("requests", () => {
         message: `cannot build AdmissionRequest object from ${file}: expected a JSON/YAML object`,
       });
       const missing = path.join(dir, "missing.json");
-      assert.throws(() => loadAdmissionRequest(missing), { message: `cannot read request ${missing}: ENOENT` });
-      assert.throws(() => loadSettings(missing), { message: `cannot read settings ${missing}: ENOENT` });
-      assert.throws(() => loadAdmissionRequest(dir), { message: `cannot read request ${dir}: EISDIR` });
+      assert.throws(() => loadAdmissionRequest(missing), {
+        message: `cannot read request ${missing}: ENOENT: no such file (check the path)`,
+      });
+      assert.throws(() => loadSettings(missing), {
+        message: `cannot read settings ${missing}: ENOENT: no such file (check the path)`,
+      });
+      assert.throws(() => loadAdmissionRequest(dir), {
+        message: `cannot read request ${dir}: EISDIR: is a directory (give a file)`,
+      });
     });
   });
 

@@ -390,7 +390,7 @@ describe("broken documents", () => {
       { source: `${file}#4`, reason: "List.items is an object, not a list" },
       { source: `${file}#6[0]`, reason: "expected a Kubernetes object, got a string" },
       { source: `${file}#6[1]`, reason: "expected a Kubernetes object, got a string" },
-      { source: missing, reason: `cannot read dump ${missing}: ENOENT` },
+      { source: missing, reason: `cannot read dump ${missing}: ENOENT: no such file (check the path)` },
       { source: `${file}#5`, reason: "Deployment/bare: spec.template is not an object" },
     ]);
     assert.match(out.text, /^Objects: 2, evaluations: 1, broken documents: 7$/m);

@@ -235,12 +235,18 @@ describe("run (in-process)", () => {
   test("a local path that merely contains a scheme is a path", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-run-"));
     for (const odd of [`${dir}/registry://x.wasm`, `${dir}/https://x.wasm`]) {
-      assert.equal((await run([odd, "-r", data("request_pod.json")])).error, `cannot read ${odd}: ENOENT`);
+      assert.equal(
+        (await run([odd, "-r", data("request_pod.json")])).error,
+        `cannot read ${odd}: ENOENT: no such file (check the path)`,
+      );
     }
   });
 
   test("a missing module is an error naming it", async () => {
     const missing = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cw-run-")), "nope.wasm");
-    assert.equal((await run([missing, "-r", data("request_pod.json")])).error, `cannot read ${missing}: ENOENT`);
+    assert.equal(
+      (await run([missing, "-r", data("request_pod.json")])).error,
+      `cannot read ${missing}: ENOENT: no such file (check the path)`,
+    );
   });
 });

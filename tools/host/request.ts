@@ -4,6 +4,7 @@
 import * as fs from "node:fs";
 import * as yaml from "js-yaml";
 import type { ContextAwareResource } from "./capabilities";
+import { fileErrorText } from "../file-errors";
 import { formatF64, JsonNode, parseJsonNodes, serdeNumber, valueFromNode } from "./serde";
 
 export type AdmissionRequest = Record<string, unknown> & { uid: string; operation: string; object?: unknown };
@@ -18,9 +19,7 @@ export function readInput(file: string, what: string): string {
   try {
     return fs.readFileSync(file === "-" ? 0 : file, "utf8");
   } catch (e) {
-    throw new Error(
-      `cannot read ${what} ${file === "-" ? "from stdin" : file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
+    throw new Error(`cannot read ${what} ${file === "-" ? "from stdin" : file}: ${fileErrorText(e)}`);
   }
 }
 

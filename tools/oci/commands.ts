@@ -7,6 +7,7 @@ import { discoverPolicies, REPO_ROOT } from "../wasm/index";
 import { readMetadataYaml } from "../wasm/metadata";
 import { pullPolicy, pushPolicy } from "./policy";
 import { defaultSourcesPath, loadInsecureSources, parseReference, RegistryError, RegistryOptions } from "./registry";
+import { fileErrorText } from "../file-errors";
 
 export interface SourceFlags {
   sourcesPath?: string;
@@ -65,7 +66,7 @@ function readModule(file: string): Buffer {
   try {
     return fs.readFileSync(file);
   } catch (e) {
-    throw new RegistryError(`${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new RegistryError(`${file}: ${fileErrorText(e)}`);
   }
 }
 
