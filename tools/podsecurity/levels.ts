@@ -1,0 +1,484 @@
+// The Pod Security Standards' `baseline` and `restricted` levels as the API server's Pod Security
+// admission checks them (k8s.io/pod-security-admission/policy: one check per control, each from the
+// minor version that introduced it). Product code: `preview` uses it to say which wired pod a
+// namespace's `pod-security.kubernetes.io/enforce` label would refuse, the injectors' tests to hold
+// each README's level table, and the suite's real API server is the oracle it is compared with.
+// Every control of both levels is here (a wired pod can carry anything the user wrote); Windows pods
+// are exempt from the Linux-only restricted controls from v1.25, as upstream does.
+
+type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export const LEVELS = ["privileged", "baseline", "restricted"] as const;
+export type Level = (typeof LEVELS)[number];
+
+/** `latest`, or a pinned `v1.<minor>` (`pod-security.kubernetes.io/enforce-version`). */
+export type PolicyVersion = "latest" | { major: number; minor: number };
+
+export interface Violation {
+  /** upstream's check id, e.g. `hostNamespaces` */
+  check: string;
+  /** upstream's short reason, e.g. `host namespaces` */
+  reason: string;
+  detail: string;
+}
+
+const list = (value: unknown): J[] => (Array.isArray(value) ? value : []);
+const q = (s: unknown): string => JSON.stringify(String(s));
+const names = (cs: J[]): string => cs.map((c) => q(c?.name)).join(", ");
+const plural = (n: number, one: string, many: string): string => (n === 1 ? one : many);
+
+/** Every container of the pod: init, regular and ephemeral (upstream's visitContainers). */
+function containers(spec: J): J[] {
+  return [...list(spec?.initContainers), ...list(spec?.containers), ...list(spec?.ephemeralContainers)];
+}
+
+const atLeast = (v: PolicyVersion, minor: number): boolean => v === "latest" || v.major > 1 || v.minor >= minor;
+
+interface Check {
+  id: string;
+  level: "baseline" | "restricted";
+  /** the minor version of 1.x the check applies from */
+  since: number;
+  /** true for the restricted controls Windows pods are exempt from (v1.25+) */
+  linuxOnly?: boolean;
+  /** the reason and detail when the pod fails, else null */
+  run: (spec: J, meta: J, v: PolicyVersion) => { reason: string; detail: string } | null;
+}
+
+const BASELINE_CAPABILITIES = new Set([
+  "AUDIT_WRITE",
+  "CHOWN",
+  "DAC_OVERRIDE",
+  "FOWNER",
+  "FSETID",
+  "KILL",
+  "MKNOD",
+  "NET_BIND_SERVICE",
+  "SETFCAP",
+  "SETGID",
+  "SETPCAP",
+  "SETUID",
+  "SYS_CHROOT",
+]);
+const SELINUX_TYPES = new Set(["", "container_t", "container_init_t", "container_kvm_t", "container_engine_t"]);
+/** The safe sysctls and the minor version each became allowed in. */
+const SYSCTLS: [string, number][] = [
+  ["kernel.shm_rmid_forced", 0],
+  ["net.ipv4.ip_local_port_range", 0],
+  ["net.ipv4.tcp_syncookies", 0],
+  ["net.ipv4.ping_group_range", 0],
+  ["net.ipv4.ip_unprivileged_port_start", 0],
+  ["net.ipv4.ip_local_reserved_ports", 27],
+  ["net.ipv4.tcp_keepalive_time", 29],
+  ["net.ipv4.tcp_fin_timeout", 29],
+  ["net.ipv4.tcp_keepalive_intvl", 29],
+  ["net.ipv4.tcp_keepalive_probes", 29],
+];
+const RESTRICTED_VOLUMES = new Set([
+  "configMap",
+  "csi",
+  "downwardAPI",
+  "emptyDir",
+  "ephemeral",
+  "persistentVolumeClaim",
+  "projected",
+  "secret",
+]);
+const APPARMOR_ANNOTATION = "container.apparmor.security.beta.kubernetes.io/";
+
+const appArmorOk = (value: unknown): boolean =>
+  value === undefined || value === "runtime/default" || (typeof value === "string" && value.startsWith("localhost/"));
+
+const CHECKS: Check[] = [
+  {
+    id: "windowsHostProcess",
+    level: "baseline",
+    since: 0,
+    run: (spec) => {
+      const bad = containers(spec).filter((c) => c?.securityContext?.windowsOptions?.hostProcess === true);
+      const pod = spec?.securityContext?.windowsOptions?.hostProcess === true;
+      if (!pod && bad.length === 0) return null;
+      return {
+        reason: "hostProcess",
+        detail:
+          [pod ? "pod" : "", bad.length ? names(bad) : ""].filter(Boolean).join(" and ") +
+          " must not set securityContext.windowsOptions.hostProcess=true",
+      };
+    },
+  },
+  {
+    id: "hostNamespaces",
+    level: "baseline",
+    since: 0,
+    run: (spec) => {
+      const set = ["hostNetwork", "hostPID", "hostIPC"].filter((f) => spec?.[f] === true);
+      return set.length ? { reason: "host namespaces", detail: set.map((f) => `${f}=true`).join(", ") } : null;
+    },
+  },
+  {
+    id: "privileged",
+    level: "baseline",
+    since: 0,
+    run: (spec) => {
+      const bad = containers(spec).filter((c) => c?.securityContext?.privileged === true);
+      return bad.length
+        ? {
+            reason: "privileged",
+            detail: `${plural(bad.length, "container", "containers")} ${names(bad)} must not set securityContext.privileged=true`,
+          }
+        : null;
+    },
+  },
+  {
+    id: "capabilities_baseline",
+    level: "baseline",
+    since: 0,
+    run: (spec) => {
+      const bad = new Set<string>();
+      const who = containers(spec).filter((c) => {
+        const extra = list(c?.securityContext?.capabilities?.add).filter(
+          (cap) => !BASELINE_CAPABILITIES.has(String(cap)),
+        );
+        extra.forEach((cap) => bad.add(String(cap)));
+        return extra.length > 0;
+      });
+      return who.length
+        ? {
+            reason: "non-default capabilities",
+            detail: `${plural(who.length, "container", "containers")} ${names(who)} must not include ${[...bad].map(q).join(", ")} in securityContext.capabilities.add`,
+          }
+        : null;
+    },
+  },
+  {
+    id: "hostPathVolumes",
+    level: "baseline",
+    since: 0,
+    run: (spec) => {
+      const bad = list(spec?.volumes).filter((v) => v?.hostPath !== undefined && v?.hostPath !== null);
+      return bad.length
+        ? { reason: "hostPath volumes", detail: `${plural(bad.length, "volume", "volumes")} ${names(bad)}` }
+        : null;
+    },
+  },
+  {
+    id: "hostPorts",
+    level: "baseline",
+    since: 0,
+    run: (spec) => {
+      const ports: string[] = [];
+      const who = containers(spec).filter((c) => {
+        const used = list(c?.ports).filter((p) => typeof p?.hostPort === "number" && p.hostPort !== 0);
+        used.forEach((p) => ports.push(String(p.hostPort)));
+        return used.length > 0;
+      });
+      return who.length
+        ? {
+            reason: "hostPort",
+            detail: `${plural(who.length, "container", "containers")} ${names(who)} uses hostPorts ${ports.join(", ")}`,
+          }
+        : null;
+    },
+  },
+  {
+    id: "appArmorProfile",
+    level: "baseline",
+    since: 0,
+    run: (spec, meta, v) => {
+      const bad: string[] = [];
+      for (const [k, val] of Object.entries((meta?.annotations ?? {}) as Record<string, unknown>))
+        if (k.startsWith(APPARMOR_ANNOTATION) && !appArmorOk(val)) bad.push(`${k}=${String(val)}`);
+      if (atLeast(v, 30)) {
+        if (spec?.securityContext?.appArmorProfile?.type === "Unconfined")
+          bad.push("pod securityContext.appArmorProfile.type=Unconfined");
+        for (const c of containers(spec))
+          if (c?.securityContext?.appArmorProfile?.type === "Unconfined")
+            bad.push(`container ${q(c?.name)} securityContext.appArmorProfile.type=Unconfined`);
+      }
+      return bad.length ? { reason: "forbidden AppArmor profile", detail: bad.join(", ") } : null;
+    },
+  },
+  {
+    id: "seLinuxOptions",
+    level: "baseline",
+    since: 0,
+    run: (spec) => {
+      const badOpts = (o: J): boolean =>
+        o !== undefined && o !== null && (!SELINUX_TYPES.has(String(o.type ?? "")) || !!o.user || !!o.role);
+      const setters: string[] = [];
+      if (badOpts(spec?.securityContext?.seLinuxOptions)) setters.push("pod");
+      const who = containers(spec).filter((c) => badOpts(c?.securityContext?.seLinuxOptions));
+      if (who.length) setters.push(`${plural(who.length, "container", "containers")} ${names(who)}`);
+      return setters.length
+        ? { reason: "seLinuxOptions", detail: `${setters.join(" and ")} set forbidden securityContext.seLinuxOptions` }
+        : null;
+    },
+  },
+  {
+    id: "procMount",
+    level: "baseline",
+    since: 0,
+    run: (spec) => {
+      const who = containers(spec).filter((c) => {
+        const pm = c?.securityContext?.procMount;
+        return pm !== undefined && pm !== null && pm !== "Default";
+      });
+      return who.length
+        ? {
+            reason: "procMount",
+            detail: `${plural(who.length, "container", "containers")} ${names(who)} must not set securityContext.procMount`,
+          }
+        : null;
+    },
+  },
+  {
+    id: "seccompProfile_baseline",
+    level: "baseline",
+    since: 19,
+    run: (spec) => {
+      const setters: string[] = [];
+      if (spec?.securityContext?.seccompProfile?.type === "Unconfined") setters.push("pod");
+      const who = containers(spec).filter((c) => c?.securityContext?.seccompProfile?.type === "Unconfined");
+      if (who.length) setters.push(`${plural(who.length, "container", "containers")} ${names(who)}`);
+      return setters.length
+        ? {
+            reason: "seccompProfile",
+            detail: `${setters.join(" and ")} must not set securityContext.seccompProfile.type to "Unconfined"`,
+          }
+        : null;
+    },
+  },
+  {
+    id: "sysctls",
+    level: "baseline",
+    since: 0,
+    run: (spec, _meta, v) => {
+      const allowed = new Set(SYSCTLS.filter(([, minor]) => atLeast(v, minor)).map(([n]) => n));
+      const bad = list(spec?.securityContext?.sysctls)
+        .map((s) => String(s?.name))
+        .filter((n) => !allowed.has(n));
+      return bad.length ? { reason: "forbidden sysctls", detail: bad.join(", ") } : null;
+    },
+  },
+  {
+    id: "hostProbesAndHostLifecycle",
+    level: "baseline",
+    since: 34,
+    run: (spec) => {
+      const hosts = new Set<string>();
+      const who = containers(spec).filter((c) => {
+        const handlers = [
+          c?.livenessProbe,
+          c?.readinessProbe,
+          c?.startupProbe,
+          c?.lifecycle?.postStart,
+          c?.lifecycle?.preStop,
+        ];
+        const found = handlers
+          .flatMap((h) => [h?.httpGet?.host, h?.tcpSocket?.host])
+          .filter((h) => typeof h === "string" && h !== "");
+        found.forEach((h) => hosts.add(h));
+        return found.length > 0;
+      });
+      return who.length
+        ? {
+            reason: "probe or lifecycle host",
+            detail: `${plural(who.length, "container", "containers")} ${names(who)} use hosts ${[...hosts].map(q).join(", ")}`,
+          }
+        : null;
+    },
+  },
+  {
+    id: "restrictedVolumes",
+    level: "restricted",
+    since: 0,
+    run: (spec) => {
+      const bad = list(spec?.volumes).filter((vol) => {
+        const types = Object.keys(vol ?? {}).filter((k) => k !== "name");
+        return types.some((t) => !RESTRICTED_VOLUMES.has(t));
+      });
+      if (!bad.length) return null;
+      const types = [
+        ...new Set(
+          bad.flatMap((vol) => Object.keys(vol ?? {}).filter((k) => k !== "name" && !RESTRICTED_VOLUMES.has(k))),
+        ),
+      ];
+      return {
+        reason: "restricted volume types",
+        detail: `${plural(bad.length, "volume", "volumes")} ${names(bad)} ${plural(bad.length, "uses", "use")} restricted volume ${plural(types.length, "type", "types")} ${types.map(q).join(", ")}`,
+      };
+    },
+  },
+  {
+    id: "allowPrivilegeEscalation",
+    level: "restricted",
+    since: 8,
+    linuxOnly: true,
+    run: (spec) => {
+      const who = containers(spec).filter((c) => c?.securityContext?.allowPrivilegeEscalation !== false);
+      return who.length
+        ? {
+            reason: "allowPrivilegeEscalation != false",
+            detail: `${plural(who.length, "container", "containers")} ${names(who)} must set securityContext.allowPrivilegeEscalation=false`,
+          }
+        : null;
+    },
+  },
+  {
+    id: "runAsNonRoot",
+    level: "restricted",
+    since: 0,
+    linuxOnly: true,
+    run: (spec) => {
+      const pod = spec?.securityContext?.runAsNonRoot;
+      const explicitFalse = containers(spec).filter((c) => c?.securityContext?.runAsNonRoot === false);
+      const unset = containers(spec).filter(
+        (c) => c?.securityContext?.runAsNonRoot === undefined || c?.securityContext?.runAsNonRoot === null,
+      );
+      const parts: string[] = [];
+      if (pod === false) parts.push("pod must not set securityContext.runAsNonRoot=false");
+      if (explicitFalse.length)
+        parts.push(
+          `${plural(explicitFalse.length, "container", "containers")} ${names(explicitFalse)} must not set securityContext.runAsNonRoot=false`,
+        );
+      if (pod !== true && unset.length)
+        parts.push(
+          `pod or ${plural(unset.length, "container", "containers")} ${names(unset)} must set securityContext.runAsNonRoot=true`,
+        );
+      return parts.length ? { reason: "runAsNonRoot != true", detail: parts.join("; ") } : null;
+    },
+  },
+  {
+    id: "runAsUser",
+    level: "restricted",
+    since: 23,
+    linuxOnly: true,
+    run: (spec) => {
+      const setters: string[] = [];
+      if (spec?.securityContext?.runAsUser === 0) setters.push("pod");
+      const who = containers(spec).filter((c) => c?.securityContext?.runAsUser === 0);
+      if (who.length) setters.push(`${plural(who.length, "container", "containers")} ${names(who)}`);
+      return setters.length
+        ? { reason: "runAsUser=0", detail: `${setters.join(" and ")} must not set runAsUser=0` }
+        : null;
+    },
+  },
+  {
+    id: "seccompProfile_restricted",
+    level: "restricted",
+    since: 19,
+    linuxOnly: true,
+    run: (spec) => {
+      const ok = (t: unknown): boolean => t === "RuntimeDefault" || t === "Localhost";
+      const podType = spec?.securityContext?.seccompProfile?.type;
+      const parts: string[] = [];
+      if (podType !== undefined && podType !== null && !ok(podType))
+        parts.push(`pod must not set securityContext.seccompProfile.type to ${q(podType)}`);
+      const badSet = containers(spec).filter((c) => {
+        const t = c?.securityContext?.seccompProfile?.type;
+        return t !== undefined && t !== null && !ok(t);
+      });
+      if (badSet.length)
+        parts.push(
+          `${plural(badSet.length, "container", "containers")} ${names(badSet)} must not set securityContext.seccompProfile.type to a value other than "RuntimeDefault" or "Localhost"`,
+        );
+      if (!ok(podType)) {
+        const unset = containers(spec).filter((c) => {
+          const t = c?.securityContext?.seccompProfile?.type;
+          return t === undefined || t === null;
+        });
+        if (unset.length)
+          parts.push(
+            `pod or ${plural(unset.length, "container", "containers")} ${names(unset)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"`,
+          );
+      }
+      return parts.length ? { reason: "seccompProfile", detail: parts.join("; ") } : null;
+    },
+  },
+  {
+    id: "capabilities_restricted",
+    level: "restricted",
+    since: 22,
+    linuxOnly: true,
+    run: (spec) => {
+      const parts: string[] = [];
+      const noDrop = containers(spec).filter(
+        (c) => !list(c?.securityContext?.capabilities?.drop).some((d) => d === "ALL"),
+      );
+      if (noDrop.length)
+        parts.push(
+          `${plural(noDrop.length, "container", "containers")} ${names(noDrop)} must set securityContext.capabilities.drop=["ALL"]`,
+        );
+      const added = new Set<string>();
+      const addWho = containers(spec).filter((c) => {
+        const extra = list(c?.securityContext?.capabilities?.add).filter((cap) => cap !== "NET_BIND_SERVICE");
+        extra.forEach((cap) => added.add(String(cap)));
+        return extra.length > 0;
+      });
+      if (addWho.length)
+        parts.push(
+          `${plural(addWho.length, "container", "containers")} ${names(addWho)} must not include ${[...added].map(q).join(", ")} in securityContext.capabilities.add`,
+        );
+      return parts.length ? { reason: "unrestricted capabilities", detail: parts.join("; ") } : null;
+    },
+  },
+];
+
+/**
+ * Every violation of `pod` (a Pod object, or anything with `metadata` and `spec`) against `level`
+ * at `version`: `restricted` includes every `baseline` control, `privileged` has none.
+ */
+export function violations(level: Level, pod: J, version: PolicyVersion = "latest"): Violation[] {
+  if (level === "privileged") return [];
+  const spec = pod?.spec ?? {};
+  const windows = spec?.os?.name === "windows" && atLeast(version, 25);
+  const out: Violation[] = [];
+  for (const c of CHECKS) {
+    if (c.level === "restricted" && level !== "restricted") continue;
+    if (!atLeast(version, c.since)) continue;
+    if (c.linuxOnly && windows) continue;
+    const r = c.run(spec, pod?.metadata ?? {}, version);
+    if (r) out.push({ check: c.id, ...r });
+  }
+  return out;
+}
+
+/** `baseline:latest`, `restricted:v1.29`: how the API server names a level and version. */
+export function formatPolicy(level: Level, version: PolicyVersion): string {
+  return `${level}:${version === "latest" ? "latest" : `v${version.major}.${version.minor}`}`;
+}
+
+/** The API server's wording: `violates PodSecurity "baseline:latest": host namespaces (hostIPC=true), …`. */
+export function formatViolations(level: Level, version: PolicyVersion, found: readonly Violation[]): string {
+  return `violates PodSecurity ${JSON.stringify(formatPolicy(level, version))}: ${found.map((v) => `${v.reason} (${v.detail})`).join(", ")}`;
+}
+
+export const POD_SECURITY_LABEL = "pod-security.kubernetes.io/";
+
+export interface NamespacePodSecurity {
+  mode: "enforce" | "warn";
+  level: Level;
+  version: PolicyVersion;
+}
+
+/** `v1.29` → {1, 29}; `latest`, and a value that is not a version, are `latest` (as upstream reads it). */
+export function parseVersion(value: string | undefined): PolicyVersion {
+  const m = /^v(\d+)\.(\d+)$/.exec(value ?? "");
+  return m ? { major: Number(m[1]), minor: Number(m[2]) } : "latest";
+}
+
+/**
+ * The namespace's `enforce` and `warn` levels from its labels. An unknown level value is read as
+ * `restricted` (upstream fails closed on an invalid label); an absent one is not returned (the
+ * cluster's default, normally `privileged`, applies).
+ */
+export function namespacePodSecurity(labels: Record<string, string>): NamespacePodSecurity[] {
+  const out: NamespacePodSecurity[] = [];
+  for (const mode of ["enforce", "warn"] as const) {
+    const value = labels[`${POD_SECURITY_LABEL}${mode}`];
+    if (value === undefined) continue;
+    const level = (LEVELS as readonly string[]).includes(value) ? (value as Level) : "restricted";
+    out.push({ mode, level, version: parseVersion(labels[`${POD_SECURITY_LABEL}${mode}-version`]) });
+  }
+  return out;
+}
