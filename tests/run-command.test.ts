@@ -192,6 +192,36 @@ describe("run (in-process)", () => {
     assert.match((await run([...args, "--mode", "audit"])).error ?? "", /Allowed choices are protect, monitor/);
   });
 
+  test("--mode monitor says on stderr what protect mode would do; stdout stays kwctl's answer", async () => {
+    const reject = [probe, "-r", data("request_pod.json"), "-s", data("settings_reject.json"), "--mode", "monitor"];
+    const rejected = await response(reject);
+    assert.equal(rejected.response.allowed, true);
+    const protect = await response(reject.slice(0, -2));
+    assert.equal(rejected.stderr, `monitor: would reject: ${message(protect.response)}\n`);
+    const mutate = [probe, "-r", data("request_pod.json"), "-s", data("settings_mutate.json")];
+    const wired = await response([...mutate, "--mode", "monitor"]);
+    assert.equal(wired.response.patch, undefined, "monitor mode drops the patch");
+    const ops = decodePatch((await response(mutate)).response.patch as string);
+    assert.ok(ops.length > 0);
+    assert.equal(
+      wired.stderr,
+      [
+        `monitor: would wire (${ops.length} patch operation${ops.length === 1 ? "" : "s"}):`,
+        ...ops.map((op) => `  ${JSON.stringify(op)}`),
+      ].join("\n") + "\n",
+    );
+    const plain = await response([probe, "-r", data("request_pod.json"), "--mode", "monitor"]);
+    assert.equal(plain.stderr, "monitor: would accept unchanged\n");
+  });
+
+  test("--allow-context-aware without a lookup source says there is none", async () => {
+    const r = await response([probe, "-r", data("request_pod.json"), "--allow-context-aware"]);
+    assert.equal(
+      r.stderr,
+      "warning: --allow-context-aware grants lookups, but there is no lookup source: every lookup fails (give --cluster-objects <file> or --replay-host-capabilities-interactions <session>)\n",
+    );
+  });
+
   test("mutation is allowed, as with kwctl run", async () => {
     const r = await response([probe, "-r", data("request_pod.json"), "-s", data("settings_mutate.json")]);
     assert.equal(r.response.allowed, true);
