@@ -8,14 +8,61 @@ import { PolicyModule } from "../host/guest";
 import { loadSettings, parseSettingsJson } from "../host/request";
 import { pullToBuffer } from "../oci/commands";
 import { discoverPolicies, REPO_ROOT } from "../wasm/index";
+import { readMetadataYaml } from "../wasm/metadata";
 import { artifacthubFile, sharedFields } from "./artifacthub";
 import { BASE, deployFiles, DeployOptions, staleDeployFiles } from "./deploy";
 import { PolicyKind, POLICY_KINDS, scaffoldManifest } from "./manifest";
 import { writeNamespace } from "./namespace";
 
+/** The Markdown files that show a policy's module reference: policy READMEs, docs/, README.md. */
+function markdownFiles(rootDir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string): void => {
+    const abs = path.join(rootDir, rel);
+    if (!fs.existsSync(abs)) return;
+    for (const entry of fs.readdirSync(abs, { withFileTypes: true })) {
+      const child = path.join(rel, entry.name);
+      if (entry.isDirectory() && entry.name !== "node_modules" && !entry.name.startsWith(".")) walk(child);
+      else if (entry.isFile() && entry.name.endsWith(".md")) out.push(child);
+    }
+  };
+  walk("policies");
+  walk("docs");
+  if (fs.existsSync(path.join(rootDir, "README.md"))) out.push("README.md");
+  return out.sort();
+}
+
+/**
+ * Markdown files whose examples name a policy module at another version than its metadata's
+ * (`<ociUrl>:v0.1.0` after a bump to 0.2.0), with the text they should have: a version bump
+ * reaches every README example on regeneration, and the staleness test notices one left behind.
+ */
+export function versionReferenceFixes(rootDir = REPO_ROOT): Map<string, string> {
+  const policiesDir = path.join(rootDir, "policies");
+  const refs = discoverPolicies(policiesDir).map((p) => {
+    const ann = (readMetadataYaml(path.join(policiesDir, p, "metadata.yml")).annotations ?? {}) as Record<
+      string,
+      string
+    >;
+    return { oci: ann["io.kubewarden.policy.ociUrl"], version: ann["io.kubewarden.policy.version"] };
+  });
+  const out = new Map<string, string>();
+  for (const rel of markdownFiles(rootDir)) {
+    const text = fs.readFileSync(path.join(rootDir, rel), "utf8");
+    let fixed = text;
+    for (const { oci, version } of refs) {
+      if (!oci || !version) continue;
+      const escaped = oci.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      fixed = fixed.replace(new RegExp(`${escaped}:v\\d+\\.\\d+\\.\\d+(?![\\w.-])`, "g"), `${oci}:v${version}`);
+    }
+    if (fixed !== text) out.set(rel, fixed);
+  }
+  return out;
+}
+
 /** Every generated file, relative to the repository root → the text it should have. */
 export function generatedFiles(rootDir = REPO_ROOT, now = new Date()): Map<string, string> {
-  const out = new Map<string, string>();
+  const out = new Map<string, string>(versionReferenceFixes(rootDir));
   const shared = sharedFields(rootDir);
   for (const policy of discoverPolicies(path.join(rootDir, "policies"))) {
     const rel = path.join("policies", policy, "artifacthub-pkg.yml");
@@ -41,6 +88,11 @@ export function staleFiles(rootDir = REPO_ROOT): string[] {
 }
 
 function writeGenerated(rootDir: string, print: (s: string) => void): void {
+  // README examples first: the Artifact Hub packages embed the READMEs
+  for (const [rel, text] of versionReferenceFixes(rootDir)) {
+    fs.writeFileSync(path.join(rootDir, rel), text);
+    print(`wrote ${rel}`);
+  }
   const files = generatedFiles(rootDir);
   const deployOnly = new Map([...files].filter(([r]) => r.startsWith("deploy/")).map(([r, t]) => [r.slice(7), t]));
   for (const rel of staleDeployFiles(path.join(rootDir, "deploy"), deployOnly)) {
