@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { runPreview } from "../tools/preview/commands";
+import { parseDump } from "../tools/preview/dump";
 import { renderText } from "../tools/preview/report";
 import { preview } from "../tools/preview/run";
 import { connection, engine, listYaml, pod, podSpec } from "../tools/preview/sample-dump";
@@ -274,4 +275,29 @@ describe("workload kinds: every pod template is previewed, what is not previewed
       /\nNot previewed \(no policy evaluates these kinds\)\n {2}KIND +OBJECTS\n {2}Rollout +1\n {2}Service +2\n/,
     );
   });
+});
+
+test("a YAML error in a multi-document file names the file's line, not the document's", () => {
+  const text = [
+    "---",
+    "apiVersion: v1",
+    "kind: Pod",
+    "metadata: {name: a}",
+    "---",
+    "# the second document",
+    "apiVersion: v1",
+    "kind: Pod",
+    "metadata:",
+    "  name: [unclosed",
+    "  labels: {}",
+  ].join("\n");
+  assert.deepEqual(parseDump(text, "f.yaml").broken, [
+    {
+      source: "f.yaml#2",
+      reason: "neither JSON nor YAML: deficient indentation (11:3)",
+    },
+  ]);
+  const inline =
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n--- {apiVersion: v1, kind: Pod, metadata: {name: [x}}\n";
+  assert.match(parseDump(inline, "g.yaml").broken[0].reason, /\(4:\d+\)$/);
 });

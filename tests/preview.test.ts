@@ -401,7 +401,7 @@ describe("broken documents", () => {
       { source: `${file}#2`, reason: "missing apiVersion" },
       {
         source: `${file}#3`,
-        reason: "neither JSON nor YAML: unexpected end of the stream within a flow collection (4:18)",
+        reason: "neither JSON nor YAML: unexpected end of the stream within a flow collection (24:18)",
       },
       { source: `${file}#4`, reason: "List.items is an object, not a list" },
       { source: `${file}#6[0]`, reason: "expected a Kubernetes object, got a string" },
