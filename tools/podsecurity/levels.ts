@@ -32,6 +32,18 @@ function containers(spec: J): J[] {
   return [...list(spec?.initContainers), ...list(spec?.containers), ...list(spec?.ephemeralContainers)];
 }
 
+/** `container "a"`, `containers "a", "b"`: how upstream names the containers at fault. */
+const containerList = (cs: J[]): string => `${plural(cs.length, "container", "containers")} ${names(cs)}`;
+
+/** Who sets a forbidden securityContext value: `pod`, `containers "a", "b"`, or both (empty: nobody). */
+function setters(spec: J, bad: (securityContext: J) => boolean): string[] {
+  const out: string[] = [];
+  if (bad(spec?.securityContext ?? {})) out.push("pod");
+  const who = containers(spec).filter((c) => bad(c?.securityContext ?? {}));
+  if (who.length) out.push(containerList(who));
+  return out;
+}
+
 const atLeast = (v: PolicyVersion, minor: number): boolean => v === "latest" || v.major > 1 || v.minor >= minor;
 
 interface Check {
@@ -124,7 +136,7 @@ const CHECKS: Check[] = [
       return bad.length
         ? {
             reason: "privileged",
-            detail: `${plural(bad.length, "container", "containers")} ${names(bad)} must not set securityContext.privileged=true`,
+            detail: `${containerList(bad)} must not set securityContext.privileged=true`,
           }
         : null;
     },
@@ -145,7 +157,7 @@ const CHECKS: Check[] = [
       return who.length
         ? {
             reason: "non-default capabilities",
-            detail: `${plural(who.length, "container", "containers")} ${names(who)} must not include ${[...bad].map(q).join(", ")} in securityContext.capabilities.add`,
+            detail: `${containerList(who)} must not include ${[...bad].map(q).join(", ")} in securityContext.capabilities.add`,
           }
         : null;
     },
@@ -175,7 +187,7 @@ const CHECKS: Check[] = [
       return who.length
         ? {
             reason: "hostPort",
-            detail: `${plural(who.length, "container", "containers")} ${names(who)} uses hostPorts ${ports.join(", ")}`,
+            detail: `${containerList(who)} uses hostPorts ${ports.join(", ")}`,
           }
         : null;
     },
@@ -205,12 +217,9 @@ const CHECKS: Check[] = [
     run: (spec) => {
       const badOpts = (o: J): boolean =>
         o !== undefined && o !== null && (!SELINUX_TYPES.has(String(o.type ?? "")) || !!o.user || !!o.role);
-      const setters: string[] = [];
-      if (badOpts(spec?.securityContext?.seLinuxOptions)) setters.push("pod");
-      const who = containers(spec).filter((c) => badOpts(c?.securityContext?.seLinuxOptions));
-      if (who.length) setters.push(`${plural(who.length, "container", "containers")} ${names(who)}`);
-      return setters.length
-        ? { reason: "seLinuxOptions", detail: `${setters.join(" and ")} set forbidden securityContext.seLinuxOptions` }
+      const who = setters(spec, (sc) => badOpts(sc.seLinuxOptions));
+      return who.length
+        ? { reason: "seLinuxOptions", detail: `${who.join(" and ")} set forbidden securityContext.seLinuxOptions` }
         : null;
     },
   },
@@ -226,7 +235,7 @@ const CHECKS: Check[] = [
       return who.length
         ? {
             reason: "procMount",
-            detail: `${plural(who.length, "container", "containers")} ${names(who)} must not set securityContext.procMount`,
+            detail: `${containerList(who)} must not set securityContext.procMount`,
           }
         : null;
     },
@@ -236,14 +245,11 @@ const CHECKS: Check[] = [
     level: "baseline",
     since: 19,
     run: (spec) => {
-      const setters: string[] = [];
-      if (spec?.securityContext?.seccompProfile?.type === "Unconfined") setters.push("pod");
-      const who = containers(spec).filter((c) => c?.securityContext?.seccompProfile?.type === "Unconfined");
-      if (who.length) setters.push(`${plural(who.length, "container", "containers")} ${names(who)}`);
-      return setters.length
+      const who = setters(spec, (sc) => sc.seccompProfile?.type === "Unconfined");
+      return who.length
         ? {
             reason: "seccompProfile",
-            detail: `${setters.join(" and ")} must not set securityContext.seccompProfile.type to "Unconfined"`,
+            detail: `${who.join(" and ")} must not set securityContext.seccompProfile.type to "Unconfined"`,
           }
         : null;
     },
@@ -283,7 +289,7 @@ const CHECKS: Check[] = [
       return who.length
         ? {
             reason: "probe or lifecycle host",
-            detail: `${plural(who.length, "container", "containers")} ${names(who)} use hosts ${[...hosts].map(q).join(", ")}`,
+            detail: `${containerList(who)} use hosts ${[...hosts].map(q).join(", ")}`,
           }
         : null;
     },
@@ -319,7 +325,7 @@ const CHECKS: Check[] = [
       return who.length
         ? {
             reason: "allowPrivilegeEscalation != false",
-            detail: `${plural(who.length, "container", "containers")} ${names(who)} must set securityContext.allowPrivilegeEscalation=false`,
+            detail: `${containerList(who)} must set securityContext.allowPrivilegeEscalation=false`,
           }
         : null;
     },
@@ -338,13 +344,9 @@ const CHECKS: Check[] = [
       const parts: string[] = [];
       if (pod === false) parts.push("pod must not set securityContext.runAsNonRoot=false");
       if (explicitFalse.length)
-        parts.push(
-          `${plural(explicitFalse.length, "container", "containers")} ${names(explicitFalse)} must not set securityContext.runAsNonRoot=false`,
-        );
+        parts.push(`${containerList(explicitFalse)} must not set securityContext.runAsNonRoot=false`);
       if (pod !== true && unset.length)
-        parts.push(
-          `pod or ${plural(unset.length, "container", "containers")} ${names(unset)} must set securityContext.runAsNonRoot=true`,
-        );
+        parts.push(`pod or ${containerList(unset)} must set securityContext.runAsNonRoot=true`);
       return parts.length ? { reason: "runAsNonRoot != true", detail: parts.join("; ") } : null;
     },
   },
@@ -354,13 +356,8 @@ const CHECKS: Check[] = [
     since: 23,
     linuxOnly: true,
     run: (spec) => {
-      const setters: string[] = [];
-      if (spec?.securityContext?.runAsUser === 0) setters.push("pod");
-      const who = containers(spec).filter((c) => c?.securityContext?.runAsUser === 0);
-      if (who.length) setters.push(`${plural(who.length, "container", "containers")} ${names(who)}`);
-      return setters.length
-        ? { reason: "runAsUser=0", detail: `${setters.join(" and ")} must not set runAsUser=0` }
-        : null;
+      const who = setters(spec, (sc) => sc.runAsUser === 0);
+      return who.length ? { reason: "runAsUser=0", detail: `${who.join(" and ")} must not set runAsUser=0` } : null;
     },
   },
   {
@@ -380,7 +377,7 @@ const CHECKS: Check[] = [
       });
       if (badSet.length)
         parts.push(
-          `${plural(badSet.length, "container", "containers")} ${names(badSet)} must not set securityContext.seccompProfile.type to a value other than "RuntimeDefault" or "Localhost"`,
+          `${containerList(badSet)} must not set securityContext.seccompProfile.type to a value other than "RuntimeDefault" or "Localhost"`,
         );
       if (!ok(podType)) {
         const unset = containers(spec).filter((c) => {
@@ -389,7 +386,7 @@ const CHECKS: Check[] = [
         });
         if (unset.length)
           parts.push(
-            `pod or ${plural(unset.length, "container", "containers")} ${names(unset)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"`,
+            `pod or ${containerList(unset)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"`,
           );
       }
       return parts.length ? { reason: "seccompProfile", detail: parts.join("; ") } : null;
@@ -405,10 +402,7 @@ const CHECKS: Check[] = [
       const noDrop = containers(spec).filter(
         (c) => !list(c?.securityContext?.capabilities?.drop).some((d) => d === "ALL"),
       );
-      if (noDrop.length)
-        parts.push(
-          `${plural(noDrop.length, "container", "containers")} ${names(noDrop)} must set securityContext.capabilities.drop=["ALL"]`,
-        );
+      if (noDrop.length) parts.push(`${containerList(noDrop)} must set securityContext.capabilities.drop=["ALL"]`);
       const added = new Set<string>();
       const addWho = containers(spec).filter((c) => {
         const extra = list(c?.securityContext?.capabilities?.add).filter((cap) => cap !== "NET_BIND_SERVICE");
@@ -417,7 +411,7 @@ const CHECKS: Check[] = [
       });
       if (addWho.length)
         parts.push(
-          `${plural(addWho.length, "container", "containers")} ${names(addWho)} must not include ${[...added].map(q).join(", ")} in securityContext.capabilities.add`,
+          `${containerList(addWho)} must not include ${[...added].map(q).join(", ")} in securityContext.capabilities.add`,
         );
       return parts.length ? { reason: "unrestricted capabilities", detail: parts.join("; ") } : null;
     },

@@ -18,6 +18,7 @@ import {
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { assertAcceptedPod, loadPodSchema } from "../../../tests/helpers/pod-admission";
+import { baselineViolations } from "../../../tools/podsecurity/baseline";
 import { EvaluationResult } from "../../../tools/host/evaluate";
 import { PolicyModule } from "../../../tools/host/guest";
 import { AdmissionRequest } from "../../../tools/host/request";
@@ -73,43 +74,8 @@ function wiringProblem(before: J, after: J): string {
   return "";
 }
 
-// the capabilities `baseline` allows a container to add
-const BASELINE_CAPABILITIES = new Set([
-  "AUDIT_WRITE",
-  "CHOWN",
-  "DAC_OVERRIDE",
-  "FOWNER",
-  "FSETID",
-  "KILL",
-  "MKNOD",
-  "NET_BIND_SERVICE",
-  "SETFCAP",
-  "SETGID",
-  "SETPCAP",
-  "SETUID",
-  "SYS_CHROOT",
-]);
-
-/** What the `baseline` Pod Security level refuses in `pod` (the checks a wiring could affect). */
-export function baselineProblems(pod: J): string[] {
-  const out: string[] = [];
-  const spec = pod?.spec ?? {};
-  for (const f of ["hostNetwork", "hostPID", "hostIPC"]) if (spec[f] === true) out.push(`spec.${f}`);
-  for (const v of items(spec.volumes)) if (v?.hostPath !== undefined) out.push(`hostPath volume ${v?.name}`);
-  if (spec.securityContext?.seccompProfile?.type === "Unconfined") out.push("pod seccomp Unconfined");
-  const all = [...items(spec.containers), ...items(spec.initContainers), ...items(spec.ephemeralContainers)];
-  for (const c of all) {
-    const sc = c?.securityContext ?? {};
-    if (sc.privileged === true) out.push(`${c?.name}: privileged`);
-    for (const cap of items(sc.capabilities?.add))
-      if (!BASELINE_CAPABILITIES.has(String(cap))) out.push(`${c?.name}: adds ${cap}`);
-    if (sc.procMount !== undefined && sc.procMount !== "Default") out.push(`${c?.name}: procMount`);
-    if (sc.seccompProfile?.type === "Unconfined") out.push(`${c?.name}: seccomp Unconfined`);
-    if (sc.windowsOptions?.hostProcess === true) out.push(`${c?.name}: hostProcess`);
-    for (const p of items(c?.ports)) if (p?.hostPort) out.push(`${c?.name}: hostPort ${p.hostPort}`);
-  }
-  return out;
-}
+/** What the `baseline` Pod Security level refuses in `pod`: the product's check (tools/podsecurity). */
+export const baselineProblems = (pod: J): string[] => baselineViolations(pod);
 
 function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, label: string): EvaluationResult {
   const r = evaluateFixture(module, f, request);
@@ -175,10 +141,10 @@ describe("hicache-injector properties over the fixtures", () => {
       },
     };
     assert.deepEqual(baselineProblems(pod), [
-      "spec.hostIPC",
-      `hostPath volume ${L3}`,
-      "sglang: privileged",
-      "sglang: adds SYS_ADMIN",
+      "host namespaces (hostIPC=true)",
+      'privileged (container "sglang" must not set securityContext.privileged=true)',
+      'non-default capabilities (container "sglang" must not include "SYS_ADMIN" in securityContext.capabilities.add)',
+      `hostPath volumes (volume "${L3}")`,
     ]);
     assert.deepEqual(baselineProblems({ spec: { volumes: [{ name: L3, nfs: { server: "s", path: "/" } }] } }), []);
   });
