@@ -16,9 +16,11 @@ import {
   loadBuiltModule,
 } from "../../../tests/helpers/policy-fixtures";
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { assertAcceptedPod, loadPodSchema } from "../../../tests/helpers/pod-admission";
 import { baselineViolations } from "../../../tools/podsecurity/baseline";
+import { violations } from "../../../tools/podsecurity/levels";
 import { EvaluationResult } from "../../../tools/host/evaluate";
 import { PolicyModule } from "../../../tools/host/guest";
 import { AdmissionRequest } from "../../../tools/host/request";
@@ -130,6 +132,32 @@ describe("hicache-injector properties over the fixtures", () => {
       if (items(r.mutatedObject.spec?.volumes).some((v) => v?.name === L3 && v?.nfs)) nfsWired++;
     }
     assert.ok(nfsWired >= 5, `only ${nfsWired} fixtures wired the NFS volume`);
+  });
+
+  test("restricted: host-only wiring keeps it; the NFS L3 volume is what restricted refuses (its README says so)", () => {
+    let nfs = 0;
+    let hostOnly = 0;
+    for (const f of all) {
+      const r = checkOne(module, f, f.request, f.c.name);
+      if (!r.patchOperations || f.request.object === undefined) continue;
+      const before = new Set(violations("restricted", f.request.object).map((v) => `${v.reason} (${v.detail})`));
+      const added = violations("restricted", r.mutatedObject).filter((v) => !before.has(`${v.reason} (${v.detail})`));
+      const wiredNfs = items(r.mutatedObject.spec?.volumes).some((v) => v?.name === L3 && v?.nfs);
+      if (wiredNfs) {
+        nfs++;
+        assert.deepEqual(
+          added.map((v) => v.check),
+          ["restrictedVolumes"],
+          `${f.c.name}: only the nfs volume is new to restricted`,
+        );
+      } else {
+        hostOnly++;
+        assert.deepEqual(added, [], `${f.c.name}: host-only wiring keeps restricted`);
+      }
+    }
+    assert.ok(nfs >= 5 && hostOnly >= 5, `${nfs} NFS and ${hostOnly} host-only wirings`);
+    const readme = fs.readFileSync(path.join(POLICY_DIR, "README.md"), "utf8").replace(/\s+/g, " ");
+    assert.match(readme, /`restricted` refuses the inline `nfs` volume/);
   });
 
   test("the baseline check sees what it must refuse", () => {
