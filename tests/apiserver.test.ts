@@ -193,9 +193,90 @@ const BASELINE_PROBES: Array<[string, J, boolean]> = [
   ],
 ];
 
+/** A pod that meets `restricted`, with `spec` and `container` merged over the hardened fields. */
+function hardened(spec: J = {}, container: J = {}): J {
+  return probe(
+    { securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } }, ...spec },
+    {
+      securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } },
+      ...container,
+    },
+  );
+}
+const sc = (over: J): J => ({
+  securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] }, ...over },
+});
+
+/** Every check of Pod Security `restricted`, each on both sides of its line (baseline's are above). */
+const RESTRICTED_PROBES: Array<[string, J, boolean]> = [
+  ["hardened", hardened(), true],
+  ["plain (nothing hardened)", probe(), false],
+  ["nfs volume", hardened({ volumes: [{ name: "n", nfs: { server: "192.0.2.10", path: "/x" } }] }), false],
+  [
+    "emptyDir and configMap volumes",
+    hardened({
+      volumes: [
+        { name: "m", emptyDir: {} },
+        { name: "c", configMap: { name: "x" } },
+      ],
+    }),
+    true,
+  ],
+  ["allowPrivilegeEscalation unset", hardened({}, { securityContext: { capabilities: { drop: ["ALL"] } } }), false],
+  ["allowPrivilegeEscalation true", hardened({}, sc({ allowPrivilegeEscalation: true })), false],
+  ["capabilities not dropped", hardened({}, { securityContext: { allowPrivilegeEscalation: false } }), false],
+  ["NET_BIND_SERVICE added", hardened({}, sc({ capabilities: { drop: ["ALL"], add: ["NET_BIND_SERVICE"] } })), true],
+  ["CHOWN added", hardened({}, sc({ capabilities: { drop: ["ALL"], add: ["CHOWN"] } })), false],
+  ["runAsNonRoot unset", hardened({ securityContext: { seccompProfile: { type: "RuntimeDefault" } } }), false],
+  [
+    "runAsNonRoot on the container",
+    hardened({ securityContext: { seccompProfile: { type: "RuntimeDefault" } } }, sc({ runAsNonRoot: true })),
+    true,
+  ],
+  ["runAsNonRoot false on the container", hardened({}, sc({ runAsNonRoot: false })), false],
+  ["runAsUser 0", hardened({}, sc({ runAsUser: 0 })), false],
+  ["runAsUser 1000", hardened({}, sc({ runAsUser: 1000 })), true],
+  ["seccomp unset", hardened({ securityContext: { runAsNonRoot: true } }), false],
+  [
+    "seccomp Localhost on the container",
+    hardened(
+      { securityContext: { runAsNonRoot: true } },
+      sc({ seccompProfile: { type: "Localhost", localhostProfile: "p.json" } }),
+    ),
+    true,
+  ],
+  [
+    "own user namespace: runAsNonRoot and runAsUser relaxed",
+    hardened(
+      { hostUsers: false, securityContext: { seccompProfile: { type: "RuntimeDefault" } } },
+      sc({ runAsUser: 0 }),
+    ),
+    true,
+  ],
+  ["own user namespace: procMount still refused", hardened({ hostUsers: false }, sc({ procMount: "Unmasked" })), false],
+  [
+    "init container without securityContext (payload staging)",
+    hardened({ initContainers: [{ name: "stage", image: "registry.example/payload:1" }] }),
+    false,
+  ],
+  ["hostIPC (a baseline control)", hardened({ hostIPC: true }), false],
+];
+
 describe("the in-process Pod Security checks give the API server's answer", () => {
   test("every level with an in-process check has probes", () => {
-    assert.deepEqual(Object.keys(IN_PROCESS).sort(), ["baseline"]);
+    assert.deepEqual(Object.keys(IN_PROCESS).sort(), ["baseline", "restricted"]);
+  });
+
+  test("restricted: every check, both sides, in the server's words", () => {
+    const answers = kube.admitPods(
+      RESTRICTED_PROBES.map(([, pod]) => pod),
+      "restricted",
+      RESTRICTED_PROBES.map(([name]) => name),
+    );
+    answers.forEach((a, i) => {
+      const [name, , accepted] = RESTRICTED_PROBES[i];
+      assert.equal(a.accepted, accepted, `${name}: ${a.message}`);
+    });
   });
 
   test("baseline: every check, both sides", () => {

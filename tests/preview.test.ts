@@ -83,9 +83,9 @@ Namespace team-b
   StatefulSet/db (pod template)  lmcache-injector       untouched
 
 Totals per policy
-  POLICY                 WIRED  SKIPPED  REJECTED  UNTOUCHED
-  cacheengine-validator      0        0         3          1
-  lmcache-injector           2       10         0          3
+  POLICY                 WIRED  WOULD-WIRE  SKIPPED  REJECTED  WOULD-REJECT  REFUSED  UNTOUCHED
+  cacheengine-validator      0           0        0         3             0        0          1
+  lmcache-injector           2           0       10         0             0        0          3
 
 Totals per skip reason
   REASON                      COUNT
@@ -307,13 +307,30 @@ describe("preview of a generated dump with the built policies", () => {
       })),
       totals: {
         policies: {
-          "cacheengine-validator": { wired: 0, skipped: 0, rejected: 3, untouched: 1 },
-          "lmcache-injector": { wired: 2, skipped: 10, rejected: 0, untouched: 3 },
+          "cacheengine-validator": {
+            wired: 0,
+            "would-wire": 0,
+            skipped: 0,
+            rejected: 3,
+            "would-reject": 0,
+            refused: 0,
+            untouched: 1,
+          },
+          "lmcache-injector": {
+            wired: 2,
+            "would-wire": 0,
+            skipped: 10,
+            rejected: 0,
+            "would-reject": 0,
+            refused: 0,
+            untouched: 3,
+          },
         },
         reasons: Object.fromEntries(SKIP_REASONS.map((r) => [r, 1])),
       },
       broken: [],
       problems: [],
+      leftOut: {},
     });
   });
 
@@ -367,16 +384,15 @@ describe("broken documents", () => {
         "---\n- just\n- strings\n",
       ].join(""),
     );
-    const missing = path.join(dir, "absent.yaml");
     const out = sink();
     const err = sink();
     const code = await runPreview(
-      [file, missing],
+      [file],
       { output: "table", policies: PINNED, workers: 0 },
       { stdout: out, stderr: err },
     );
     assert.equal(code, 0);
-    const report = await preview([file, missing], { policies: PINNED, workers: 0 });
+    const report = await preview([file], { policies: PINNED, workers: 0 });
     assert.deepEqual(
       report.rows.map((r) => `${r.object} ${r.outcome}`),
       ["Pod/fine untouched"],
@@ -385,15 +401,14 @@ describe("broken documents", () => {
       { source: `${file}#2`, reason: "missing apiVersion" },
       {
         source: `${file}#3`,
-        reason: "neither JSON nor YAML: unexpected end of the stream within a flow collection (4:18)",
+        reason: "neither JSON nor YAML: unexpected end of the stream within a flow collection (24:18)",
       },
       { source: `${file}#4`, reason: "List.items is an object, not a list" },
       { source: `${file}#6[0]`, reason: "expected a Kubernetes object, got a string" },
       { source: `${file}#6[1]`, reason: "expected a Kubernetes object, got a string" },
-      { source: missing, reason: `cannot read dump ${missing}: ENOENT` },
       { source: `${file}#5`, reason: "Deployment/bare: spec.template is not an object" },
     ]);
-    assert.match(out.text, /^Objects: 2, evaluations: 1, broken documents: 7$/m);
+    assert.match(out.text, /^Objects: 2, evaluations: 1, broken documents: 6$/m);
     assert.ok(
       out.text.endsWith(
         `Broken documents (left out)\n  ${file}#2: missing apiVersion\n${report.broken
@@ -456,11 +471,11 @@ Namespace team-d
   Pod/denied  team-d/lmcache-injector  skipped    lookup-denied: lookup of LMCacheEngine team-d/cb was denied; use settings.engines  ${SKIP_PATCH}
 
 Totals per policy
-  POLICY                   WIRED  SKIPPED  REJECTED  UNTOUCHED
-  cacheengine-validator        0        0         0          1
-  lmcache-injector             1        0         0          6
-  team-c/lmcache-injector      1        1         0          0
-  team-d/lmcache-injector      0        1         0          0
+  POLICY                   WIRED  WOULD-WIRE  SKIPPED  REJECTED  WOULD-REJECT  REFUSED  UNTOUCHED
+  cacheengine-validator        0           0        0         0             0        0          1
+  lmcache-injector             1           0        0         0             0        0          6
+  team-c/lmcache-injector      1           0        1         0             0        0          0
+  team-d/lmcache-injector      0           0        1         0             0        0          0
 
 Totals per skip reason
   REASON            COUNT
@@ -528,9 +543,9 @@ describe("rendered Kubewarden policies (deploy/-style settings)", () => {
           "",
           "### Totals per policy",
           "",
-          "| Policy | wired | skipped | rejected | untouched |",
-          "|---|---|---|---|---|",
-          "| cacheengine-validator | 0 | 0 | 0 | 1 |",
+          "| Policy | wired | would-wire | skipped | rejected | would-reject | refused | untouched |",
+          "|---|---|---|---|---|---|---|---|",
+          "| cacheengine-validator | 0 | 0 | 0 | 0 | 0 | 0 | 1 |",
         ].join("\n"),
       ),
       text,
@@ -551,7 +566,7 @@ spec:
 ${extra}
 `;
 
-  test("mutating: false turns a wiring into a rejection, spec.message replaces it, monitor leaves the pod untouched", async () => {
+  test("mutating: false turns a wiring into a rejection, spec.message replaces it, monitor says what it would wire", async () => {
     const file = path.join(dir, "post-processing.yaml");
     fs.writeFileSync(
       file,
@@ -567,7 +582,7 @@ ${extra}
       report.rows.filter((r) => r.object === "Pod/vllm-wired").map((r) => [r.policy, r.outcome, r.message]),
       [
         ["custom-message", "rejected", "ask the platform team"],
-        ["monitored", "untouched", ""],
+        ["monitored", "would-wire", ""],
         [
           "not-mutating",
           "rejected",
@@ -647,7 +662,10 @@ describe("--fail-on", () => {
       encoding: "utf8",
     });
     assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /expected a comma list of wired, skipped, rejected, untouched, broken; got "denied"/);
+    assert.match(
+      bad.stderr,
+      /expected a comma list of wired, would-wire, skipped, rejected, would-reject, refused, untouched, broken; got "denied"/,
+    );
   });
 });
 

@@ -15,20 +15,29 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as yaml from "js-yaml";
-import { baselineViolations } from "../../tools/podsecurity/baseline";
+import { formatViolations, violations } from "../../tools/podsecurity/levels";
 import { KUBE_ENV, KubeServerInfo, kubeconfigText, startKubeServer } from "../../tools/test/kube";
 
 type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export type PodSecurityLevel = "privileged" | "baseline" | "restricted";
 
+/** The in-process check of one level: "" when the pod meets it, else the refusal in the server's words. */
+const inProcess =
+  (level: "baseline" | "restricted") =>
+  (pod: J): string => {
+    const found = violations(level, pod);
+    return found.length === 0 ? "" : formatViolations(level, "latest", found);
+  };
+
 /**
- * The in-process Pod Security checks (tools/podsecurity/), by level: each returns the pod's
- * violations of that level. Held equal to the server on every pod it answers at that level; a new
- * level is one line here.
+ * The in-process Pod Security checks (tools/podsecurity/levels.ts, which `preview` uses), by level.
+ * Held equal to the server on every pod it answers at that level: the same decision and, for a
+ * refusal, the same message; a new level is one line here.
  */
-export const IN_PROCESS: Partial<Record<PodSecurityLevel, (pod: J) => string[]>> = {
-  baseline: baselineViolations,
+export const IN_PROCESS: Partial<Record<PodSecurityLevel, (pod: J) => string>> = {
+  baseline: inProcess("baseline"),
+  restricted: inProcess("restricted"),
 };
 
 /** One request to kube-client batch (tests/kube/cmd/kube-client). */
@@ -170,14 +179,18 @@ export class Kube {
       answers.forEach((a, i) => {
         const judged = a.accepted || POD_SECURITY_REFUSAL.test(a.message);
         if (!judged) return;
-        const violations = check(pods[i]);
+        const expected = check(pods[i]);
+        const label = labels[i] ?? `pod ${i}`;
         assert.equal(
-          violations.length === 0,
+          expected === "",
           a.accepted,
-          `${labels[i] ?? `pod ${i}`}: the in-process ${level} check (tools/podsecurity) says ${
-            violations.length === 0 ? "accepted" : `refused (${violations.join(", ")})`
-          }, the API server says ${a.accepted ? "accepted" : a.message}`,
+          `${label}: the in-process ${level} check (tools/podsecurity) says ${expected || "accepted"}, the API server says ${a.accepted ? "accepted" : a.message}`,
         );
+        if (!a.accepted)
+          assert.ok(
+            a.message.endsWith(expected),
+            `${label}: the in-process ${level} check words the refusal\n  ${expected}\nthe API server\n  ${a.message}`,
+          );
         equalityCount.set(level, (equalityCount.get(level) ?? 0) + 1);
       });
     return answers;

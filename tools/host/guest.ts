@@ -3,6 +3,7 @@
 // A module that needs any other import fails to load, naming the import (as policy-server does).
 import * as fs from "node:fs";
 import { createWapcImports, invokeGuestCall, newCallState, runInitializers } from "./instance";
+import { fileErrorText } from "../file-errors";
 
 /** Answers `__host_call(binding, namespace, operation, payload)`: bytes on success, an error text otherwise. */
 export type HostCallHandler = (
@@ -82,7 +83,7 @@ export class PolicyModule {
     try {
       bytes = fs.readFileSync(file);
     } catch (e) {
-      throw new GuestLoadError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new GuestLoadError(`cannot read ${file}: ${fileErrorText(e)}`);
     }
     return new PolicyModule(bytes, file);
   }

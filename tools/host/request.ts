@@ -4,6 +4,7 @@
 import * as fs from "node:fs";
 import * as yaml from "js-yaml";
 import type { ContextAwareResource } from "./capabilities";
+import { fileErrorText } from "../file-errors";
 import { formatF64, JsonNode, parseJsonNodes, serdeNumber, valueFromNode } from "./serde";
 
 export type AdmissionRequest = Record<string, unknown> & { uid: string; operation: string; object?: unknown };
@@ -18,9 +19,7 @@ export function readInput(file: string, what: string): string {
   try {
     return fs.readFileSync(file === "-" ? 0 : file, "utf8");
   } catch (e) {
-    throw new Error(
-      `cannot read ${what} ${file === "-" ? "from stdin" : file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
+    throw new Error(`cannot read ${what} ${file === "-" ? "from stdin" : file}: ${fileErrorText(e)}`);
   }
 }
 
@@ -171,7 +170,13 @@ export function loadAdmissionRequest(file: string): AdmissionRequest {
 export function toSettings(doc: unknown, source: string): Record<string, unknown> {
   if (doc === null || doc === undefined) return {};
   if (typeof doc !== "object" || Array.isArray(doc)) throw new Error(`${source}: settings must be an object or null`);
-  return doc as Record<string, unknown>;
+  const d = doc as Record<string, unknown>;
+  // a whole policy resource given as settings: the settings are inside it
+  if (typeof d.apiVersion === "string" && typeof d.kind === "string" && d.spec !== null && typeof d.spec === "object")
+    throw new Error(
+      `${source}: this is a ${d.kind} manifest, not settings: pass its spec.settings (e.g. \`yq .spec.settings ${source}\` into a file)`,
+    );
+  return d;
 }
 
 export function loadSettings(file: string): Record<string, unknown> {
