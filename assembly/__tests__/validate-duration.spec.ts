@@ -1,4 +1,5 @@
-import { isGoDuration } from "../validate/index";
+import { parseJsonString } from "../json/index";
+import { FieldErrorList, isGoDuration, newPath, readDurationAt } from "../validate/index";
 
 function accepted(s: string): void {
   expect(isGoDuration(s)).toBe(true, s);
@@ -95,5 +96,27 @@ describe("Go duration range: at most 2^63 - 1 ns, down to -2^63 ns", () => {
   });
   it("two parts of 2^63 ns each wrap Go's unsigned sum to 0, which Go accepts", () => {
     accepted("9223372036854775808ns9223372036854775808ns");
+  });
+});
+
+function errorsOf(json: string): string {
+  const errs = new FieldErrorList();
+  const r = readDurationAt(parseJsonString(json).value, "t", newPath("spec"), errs);
+  return (r.ok ? "ok " + r.value : r.invalid ? "invalid" : "absent") + " | " + errs.distinctMessages().join("; ");
+}
+
+describe("readDurationAt: a duration field of a validator", () => {
+  it("absent and null are absent", () => {
+    expect(errorsOf("{}")).toBe("absent | ");
+    expect(errorsOf('{"t":null}')).toBe("absent | ");
+  });
+  it("a Go duration is read as written", () => {
+    expect(errorsOf('{"t":"1m30s"}')).toBe("ok 1m30s | ");
+  });
+  it("another string: must be a duration", () => {
+    expect(errorsOf('{"t":"soon"}')).toBe('invalid | spec.t: Invalid value: "soon": must be a duration');
+  });
+  it("another JSON type: must be a string", () => {
+    expect(errorsOf('{"t":300}')).toBe("invalid | spec.t: Invalid value: 300: must be a string");
   });
 });

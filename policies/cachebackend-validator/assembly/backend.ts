@@ -12,6 +12,7 @@ import {
   readStringAt,
   readInt32At,
   readBoolAt,
+  readDurationAt,
   readStringMapAt,
   invalidJsonValue,
   presentAt,
@@ -405,7 +406,7 @@ export function readBackend(object: JsonValue, requestNamespace: string, errs: F
   const observation = readObjectAt(spec, "observation", specPath, errs).value;
   const obsPath = specPath.child("observation");
   b.modelID = stringValue(readStringAt(observation, "modelID", obsPath, errs));
-  readStringAt(observation, "firstEventTimeout", obsPath, errs);
+  readDurationAt(observation, "firstEventTimeout", obsPath, errs);
   readStringAt(spec, "deploymentKind", specPath, errs);
   b.replicas = readInt32At(spec, "replicas", specPath, errs);
   b.autoscaling = coreObject(b, readObjectAt(spec, "autoscaling", specPath, errs));
@@ -421,7 +422,7 @@ export function readBackend(object: JsonValue, requestNamespace: string, errs: F
   b.engine = core(b, b.engineRead);
   b.mode = core(b, readStringAt(integration, "mode", intPath, errs));
   b.role = core(b, readStringAt(integration, "role", intPath, errs));
-  readStringAt(integration, "firstEventTimeout", intPath, errs);
+  readDurationAt(integration, "firstEventTimeout", intPath, errs);
   b.failOpen = readBoolAt(integration, "failOpen", intPath, errs);
   b.engineHostNetwork = readBoolAt(integration, "engineHostNetwork", intPath, errs);
   b.overrides = readObjectAt(integration, "engineOverrides", intPath, errs).value;
