@@ -249,10 +249,10 @@ describe("the effective runtime's normalization (both inference-cache policies)"
 
 describe("canonical or legacy, effective cache type, NFS (the three inference-cache policies)", () => {
   it("canonical: runtime non-empty, or lmCache, or remoteStorage", () => {
-    expect(isCanonicalSpec("", false, false)).toBe(false);
-    expect(isCanonicalSpec("V", false, false)).toBe(true);
-    expect(isCanonicalSpec("", true, false)).toBe(true);
-    expect(isCanonicalSpec("", false, true)).toBe(true);
+    expect(isCanonicalSpec(false, false, false)).toBe(false);
+    expect(isCanonicalSpec(true, false, false)).toBe(true);
+    expect(isCanonicalSpec(false, true, false)).toBe(true);
+    expect(isCanonicalSpec(false, false, true)).toBe(true);
   });
   it("effective cache type: empty, Mooncake and External are LMCache; the rest as written", () => {
     expect(effectiveCacheType("")).toBe("LMCache");

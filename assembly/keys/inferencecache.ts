@@ -47,10 +47,10 @@ export function runtimeIdOf(runtime: string, engine: string): string {
   return goLowerAscii(effectiveRuntime(runtime, engine));
 }
 
-/** Canonical ⇔ `spec.runtime` non-empty, or `spec.lmCache` or `spec.remoteStorage` present (not
- *  null); otherwise legacy (docs/policies/cachebackend-validator.md#effective-values). */
-export function isCanonicalSpec(runtime: string, hasLmCache: bool, hasRemoteStorage: bool): bool {
-  return runtime.length > 0 || hasLmCache || hasRemoteStorage;
+/** Canonical ⇔ `spec.runtime` non-empty (`hasRuntime`), or `spec.lmCache` or `spec.remoteStorage`
+ *  present (not null); otherwise legacy (docs/policies/cachebackend-validator.md#effective-values). */
+export function isCanonicalSpec(hasRuntime: bool, hasLmCache: bool, hasRemoteStorage: bool): bool {
+  return hasRuntime || hasLmCache || hasRemoteStorage;
 }
 
 // `spec.type` values the policies compare with, and the NFS provider

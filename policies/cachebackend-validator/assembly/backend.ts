@@ -216,7 +216,7 @@ export class Backend {
 
   /** canonical ⇔ runtime set, or lmCache or remoteStorage present */
   get canonical(): bool {
-    return isCanonicalSpec(this.runtime, this.lmCache !== null, this.remoteStorage !== null);
+    return isCanonicalSpec(this.runtime.length > 0, this.lmCache !== null, this.remoteStorage !== null);
   }
 
   /** effective runtime: runtime, else integration.engine, normalized; else VLLM */
