@@ -34,6 +34,9 @@ export const POLICY_CACHEBACKEND_VALIDATOR = "cachebackend-validator";
 // @ts-ignore: decorator
 @lazy
 export const POLICY_CACHEENGINE_VALIDATOR = "cacheengine-validator";
+// @ts-ignore: decorator
+@lazy
+export const POLICY_CACHEBACKEND_DEFAULTER = "cachebackend-defaulter";
 
 /** `<policy>: injection skipped (<reason>): <detail>`. */
 export function skipWarning(policy: string, reason: string, detail: string): string {
