@@ -17,11 +17,18 @@ test("a 10,000-object dump is previewed within a minute", async (t) => {
   // cacheengine-validator, each pod and pod template to the three pod injectors.
   assert.equal(r.evaluations, 200 * (1 + 3 * (4 + 44)));
   assert.deepEqual(r.totals, {
-    "cachebackend-validator": { wired: 0, skipped: 0, rejected: 0, untouched: 0 },
-    "cacheblend-injector": { wired: 0, skipped: 0, rejected: 0, untouched: 200 * 48 },
-    "cacheengine-validator": { wired: 0, skipped: 0, rejected: 0, untouched: 200 },
-    "hicache-injector": { wired: 0, skipped: 0, rejected: 0, untouched: 200 * 48 },
-    "lmcache-injector": { wired: 200 * (4 + 15), skipped: 200 * 15, rejected: 0, untouched: 200 * 14 },
+    "cachebackend-defaulter": { wired: 0, skipped: 0, rejected: 0, untouched: 0, defaulted: 0 },
+    "cachebackend-validator": { wired: 0, skipped: 0, rejected: 0, untouched: 0, defaulted: 0 },
+    "cacheblend-injector": { wired: 0, skipped: 0, rejected: 0, untouched: 200 * 48, defaulted: 0 },
+    "cacheengine-validator": { wired: 0, skipped: 0, rejected: 0, untouched: 200, defaulted: 0 },
+    "hicache-injector": { wired: 0, skipped: 0, rejected: 0, untouched: 200 * 48, defaulted: 0 },
+    "lmcache-injector": {
+      wired: 200 * (4 + 15),
+      skipped: 200 * 15,
+      rejected: 0,
+      untouched: 200 * 14,
+      defaulted: 0,
+    },
   });
   assert.ok(r.seconds <= PREVIEW_LIMIT_SECONDS, `${r.seconds.toFixed(1)} s > ${PREVIEW_LIMIT_SECONDS} s`);
 });

@@ -98,7 +98,10 @@ export function renderText(report: PreviewReport, opts: RenderOptions = {}): str
   const totals = totalsRows(report);
   out.push("", "Totals per policy");
   out.push(
-    ...table(["POLICY", ...OUTCOMES.map((o) => o.toUpperCase())], totals.policies, [false, true, true, true, true]),
+    ...table(["POLICY", ...OUTCOMES.map((o) => o.toUpperCase())], totals.policies, [
+      false,
+      ...OUTCOMES.map(() => true),
+    ]),
   );
   if (totals.reasons.length > 0) {
     out.push("", "Totals per skip reason");

@@ -1,8 +1,9 @@
 // `cachewarden preview`: every policy that applies, evaluated on every object of a dump the way
 // policy-server would (settings validated once per policy, then one fresh-instance `validate` per
 // request, lookups answered from the dump for the resources the policy is granted), and each answer
-// classified: wired (mutated), skipped (accepted with a `skip-reason` audit annotation, the pod
-// injectors' way of reporting why they left a pod alone), rejected, untouched.
+// classified: wired (a pod mutated), skipped (accepted with a `skip-reason` audit annotation, the pod
+// injectors' way of reporting why they left a pod alone), rejected, untouched, defaulted (any other
+// object mutated: the CacheBackend defaulter).
 import type { Operation } from "fast-json-patch";
 import type { ContextAwareResource } from "../host/capabilities";
 import type { KubeObject } from "../host/cluster";
@@ -14,7 +15,7 @@ import { BrokenDocument, readDumps } from "./dump";
 import { loadPolicies, PolicyProblem, PreviewPolicy } from "./policies";
 import { applicability, namespaceLabels, Subject, subjectsOf } from "./subjects";
 
-export const OUTCOMES = ["wired", "skipped", "rejected", "untouched"] as const;
+export const OUTCOMES = ["wired", "skipped", "rejected", "untouched", "defaulted"] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export interface PreviewRow {
@@ -76,8 +77,12 @@ function grantedObjects(objects: readonly KubeObject[], grants: readonly Context
 
 const SKIP_WARNING = /^[^:]+: injection skipped \(([^)]*)\): (.*)$/s;
 
-/** Wired / skipped / rejected / untouched, with the reason and message a reader needs. */
-export function classify(result: PoolResult): Pick<PreviewRow, "outcome" | "reason" | "message" | "patch"> {
+/** Wired / skipped / rejected / untouched / defaulted, with the reason and message a reader needs;
+ *  a mutation of an object of `kind` other than Pod is `defaulted`. */
+export function classify(
+  result: PoolResult,
+  kind = "Pod",
+): Pick<PreviewRow, "outcome" | "reason" | "message" | "patch"> {
   const r = result.response;
   const patch = result.patchOperations && result.patchOperations.length > 0 ? result.patchOperations : undefined;
   const warnings = r.warnings ?? [];
@@ -93,7 +98,7 @@ export function classify(result: PoolResult): Pick<PreviewRow, "outcome" | "reas
     };
   }
   return {
-    outcome: patch ? "wired" : "untouched",
+    outcome: patch ? (kind === "Pod" ? "wired" : "defaulted") : "untouched",
     reason: "",
     message: warnings.join("; "),
     ...(patch ? { patch } : {}),
@@ -101,7 +106,7 @@ export function classify(result: PoolResult): Pick<PreviewRow, "outcome" | "reas
 }
 
 function emptyTotals(): Record<Outcome, number> {
-  return { wired: 0, skipped: 0, rejected: 0, untouched: 0 };
+  return { wired: 0, skipped: 0, rejected: 0, untouched: 0, defaulted: 0 };
 }
 
 export async function preview(dumpFiles: readonly string[], opts: PreviewOptions = {}): Promise<PreviewReport> {
@@ -135,7 +140,9 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
   const labelsOfNamespace = namespaceLabels(dump.objects);
   const allObjects = dump.objects.map((o) => o.object);
 
-  const rows: (PreviewRow | { pending: number; base: Omit<PreviewRow, "outcome" | "reason" | "message"> })[] = [];
+  const rows: (
+    PreviewRow | { pending: number; kind: string; base: Omit<PreviewRow, "outcome" | "reason" | "message"> }
+  )[] = [];
   const jobs: PoolJob[] = [];
   for (const s of subjects) {
     for (const [index, { policy }] of policies.entries()) {
@@ -146,7 +153,7 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
         rows.push({ ...base, outcome: "untouched", reason: `not selected (${a.excludedBy})`, message: "" });
         continue;
       }
-      rows.push({ pending: jobs.length, base });
+      rows.push({ pending: jobs.length, kind: String((s.request.kind as { kind?: unknown }).kind), base });
       jobs.push({ policy: index, request: s.request, payload: guestPayloads(s.request, policy.settings).validate });
     }
   }
@@ -185,7 +192,7 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
   });
 
   const finalRows: PreviewRow[] = rows.map((r) =>
-    "pending" in r ? { ...r.base, ...classify(results[r.pending]) } : r,
+    "pending" in r ? { ...r.base, ...classify(results[r.pending], r.kind) } : r,
   );
   const totals: PreviewReport["totals"] = { policies: {}, reasons: {} };
   for (const { policy } of policies) totals.policies[policy.name] = emptyTotals();
