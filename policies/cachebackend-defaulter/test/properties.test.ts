@@ -19,7 +19,7 @@ import {
   loadBuiltModule,
   seededRandom,
 } from "../../../tests/helpers/policy-fixtures";
-import { EvaluationResult } from "../../../tools/host/evaluate";
+import { EvaluationResult, guestPayloads } from "../../../tools/host/evaluate";
 import { PolicyModule } from "../../../tools/host/guest";
 import { AdmissionRequest } from "../../../tools/host/request";
 
@@ -94,17 +94,23 @@ function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, l
   return r;
 }
 
-/** The output evaluated again: no patch, and the same warnings. */
+/** The output evaluated again: no patch, not even a mutated_object equal to it, and the same warnings. */
 function checkIdempotent(module: PolicyModule, f: Fixture, request: AdmissionRequest, label: string): boolean {
   const first = checkOne(module, f, request, label);
   if (!first.patchOperations) return false;
-  const again = checkOne(module, f, { ...request, object: first.mutatedObject as J }, `${label} (again)`);
+  const againRequest = { ...request, object: first.mutatedObject as J };
+  const again = checkOne(module, f, againRequest, `${label} (again)`);
   assert.equal(
     again.patchOperations,
     undefined,
     `${label}: evaluated again, it patched ${JSON.stringify(again.patchOperations)}`,
   );
   assert.deepEqual(again.response!.warnings ?? [], first.response!.warnings ?? [], `${label}: warnings changed`);
+  // the guest's own answer, before the host diffs it: no mutated_object at all
+  const raw = module.call("validate", guestPayloads(againRequest, f.settings).validate);
+  assert.ok(raw.ok && raw.response, `${label} (again): ${raw.error ?? raw.trap}`);
+  const answer = JSON.parse(raw.response.toString("utf8")) as J;
+  assert.equal(answer.mutated_object, undefined, `${label}: evaluated again, it answered with a mutated_object`);
   return true;
 }
 
