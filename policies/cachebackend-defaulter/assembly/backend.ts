@@ -121,16 +121,25 @@ class Reader {
     this.view.mistypedAs = what;
   }
 
-  /** member `key` when it is an object; null when absent (or the parent is) or of another kind */
-  object(parent: JsonValue | null, key: string, at: i32): JsonValue | null {
+  /** member `key` when it is of `want`; null when absent (or the parent is) or of another kind,
+   *  which fails with `what` */
+  ofKind(parent: JsonValue | null, key: string, want: JsonKind, what: string, at: i32): JsonValue | null {
     if (parent === null) return null;
     const kind = kindOf(parent, key);
     if (kind < 0) return null;
-    if (kind != JsonKind.Object) {
-      this.fail(at, MUST_BE_OBJECT);
+    if (kind != want) {
+      this.fail(at, what);
       return null;
     }
     return parent.get(key);
+  }
+
+  object(parent: JsonValue | null, key: string, at: i32): JsonValue | null {
+    return this.ofKind(parent, key, JsonKind.Object, MUST_BE_OBJECT, at);
+  }
+
+  number(parent: JsonValue | null, key: string, at: i32): JsonValue | null {
+    return this.ofKind(parent, key, JsonKind.Number, MUST_BE_NUMBER, at);
   }
 
   /** member `key` as a string (read in place, no node); null when absent or of another kind */
@@ -167,18 +176,6 @@ class Reader {
     if (raw == -2 && parent.memberIsDecodableString(key)) return true;
     if (kindOf(parent, key) >= 0) this.fail(at, MUST_BE_STRING);
     return false;
-  }
-
-  /** member `key` when it is a number; null when absent or of another kind */
-  number(parent: JsonValue | null, key: string, at: i32): JsonValue | null {
-    if (parent === null) return null;
-    const kind = kindOf(parent, key);
-    if (kind < 0) return null;
-    if (kind != JsonKind.Number) {
-      this.fail(at, MUST_BE_NUMBER);
-      return null;
-    }
-    return parent.get(key);
   }
 }
 
