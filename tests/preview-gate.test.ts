@@ -150,7 +150,7 @@ describe("Pod Security: a wired pod its namespace's enforce level refuses", () =
       "the patch that causes it is kept",
     );
     assert.equal(report.totals.policies["lmcache-injector"].refused, 2);
-    assert.match(renderText(report), /^ {2}lmcache-injector +0 +0 +0 +0 +0 +2 +0$/m);
+    assert.match(renderText(report), /^ {2}lmcache-injector +0 +0 +0 +0 +0 +2 +0 +0 +0$/m);
     assert.deepEqual(await gate([dump], { failOn: ["refused"] }), {
       code: 1,
       errors: ["cachewarden: preview failed (--fail-on): 2 refused"],

@@ -25,9 +25,12 @@ test("a 10,000-object dump is previewed within a minute", async (t) => {
     "would-reject": 0,
     refused: 0,
     untouched: 0,
+    defaulted: 0,
+    "would-default": 0,
     ...n,
   });
   assert.deepEqual(r.totals, {
+    "cachebackend-defaulter": totals({}),
     "cachebackend-validator": totals({}),
     "cacheblend-injector": totals({ untouched: 200 * 48 }),
     "cacheengine-validator": totals({ untouched: 200 }),

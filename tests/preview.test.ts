@@ -83,9 +83,9 @@ Namespace team-b
   StatefulSet/db (pod template)  lmcache-injector       untouched
 
 Totals per policy
-  POLICY                 WIRED  WOULD-WIRE  SKIPPED  REJECTED  WOULD-REJECT  REFUSED  UNTOUCHED
-  cacheengine-validator      0           0        0         3             0        0          1
-  lmcache-injector           2           0       10         0             0        0          3
+  POLICY                 WIRED  WOULD-WIRE  SKIPPED  REJECTED  WOULD-REJECT  REFUSED  UNTOUCHED  DEFAULTED  WOULD-DEFAULT
+  cacheengine-validator      0           0        0         3             0        0          1          0              0
+  lmcache-injector           2           0       10         0             0        0          3          0              0
 
 Totals per skip reason
   REASON                      COUNT
@@ -315,6 +315,8 @@ describe("preview of a generated dump with the built policies", () => {
             "would-reject": 0,
             refused: 0,
             untouched: 1,
+            defaulted: 0,
+            "would-default": 0,
           },
           "lmcache-injector": {
             wired: 2,
@@ -324,6 +326,8 @@ describe("preview of a generated dump with the built policies", () => {
             "would-reject": 0,
             refused: 0,
             untouched: 3,
+            defaulted: 0,
+            "would-default": 0,
           },
         },
         reasons: Object.fromEntries(SKIP_REASONS.map((r) => [r, 1])),
@@ -471,11 +475,11 @@ Namespace team-d
   Pod/denied  team-d/lmcache-injector  skipped    lookup-denied: lookup of LMCacheEngine team-d/cb was denied; use settings.engines  ${SKIP_PATCH}
 
 Totals per policy
-  POLICY                   WIRED  WOULD-WIRE  SKIPPED  REJECTED  WOULD-REJECT  REFUSED  UNTOUCHED
-  cacheengine-validator        0           0        0         0             0        0          1
-  lmcache-injector             1           0        0         0             0        0          6
-  team-c/lmcache-injector      1           0        1         0             0        0          0
-  team-d/lmcache-injector      0           0        1         0             0        0          0
+  POLICY                   WIRED  WOULD-WIRE  SKIPPED  REJECTED  WOULD-REJECT  REFUSED  UNTOUCHED  DEFAULTED  WOULD-DEFAULT
+  cacheengine-validator        0           0        0         0             0        0          1          0              0
+  lmcache-injector             1           0        0         0             0        0          6          0              0
+  team-c/lmcache-injector      1           0        1         0             0        0          0          0              0
+  team-d/lmcache-injector      0           0        1         0             0        0          0          0              0
 
 Totals per skip reason
   REASON            COUNT
@@ -543,9 +547,9 @@ describe("rendered Kubewarden policies (deploy/-style settings)", () => {
           "",
           "### Totals per policy",
           "",
-          "| Policy | wired | would-wire | skipped | rejected | would-reject | refused | untouched |",
-          "|---|---|---|---|---|---|---|---|",
-          "| cacheengine-validator | 0 | 0 | 0 | 0 | 0 | 0 | 1 |",
+          "| Policy | wired | would-wire | skipped | rejected | would-reject | refused | untouched | defaulted | would-default |",
+          "|---|---|---|---|---|---|---|---|---|---|",
+          "| cacheengine-validator | 0 | 0 | 0 | 0 | 0 | 0 | 1 | 0 | 0 |",
         ].join("\n"),
       ),
       text,
@@ -664,7 +668,7 @@ describe("--fail-on", () => {
     assert.equal(bad.status, 2);
     assert.match(
       bad.stderr,
-      /expected a comma list of wired, would-wire, skipped, rejected, would-reject, refused, untouched, broken; got "denied"/,
+      /expected a comma list of wired, would-wire, skipped, rejected, would-reject, refused, untouched, defaulted, would-default, broken; got "denied"/,
     );
   });
 });
@@ -726,4 +730,81 @@ test("patch summary: count, paths without list indexes, clipped to one line", ()
   const long = summarizePatch(Array.from({ length: 20 }, (_, i) => ({ op: "add" as const, path: `/a${i}`, value: 1 })));
   assert.equal(long.length, 100);
   assert.ok(long.endsWith("…"));
+});
+
+describe("CacheBackends", () => {
+  const BACKENDS = path.join("build", "preview-backend-policies");
+  const backend = (name: string, spec: Record<string, unknown>): Record<string, unknown> => ({
+    apiVersion: "inferencecache.io/v1alpha1",
+    kind: "CacheBackend",
+    metadata: { name, namespace: "team-a" },
+    spec,
+  });
+  const hiCache = { runtime: "SGLang", type: "SGLangHiCache", engineSelector: { matchLabels: { app: "sglang" } } };
+  const nfs = { provider: "NFS", ownership: "External", nfs: { server: "192.0.2.10", path: "/", mountPath: "/l3" } };
+
+  test("a backend the defaulter changes is `defaulted` with its patch; one it leaves alone `untouched`", async (t) => {
+    const names = ["cachebackend-defaulter", "cachebackend-validator"];
+    if (!names.every((n) => fs.existsSync(path.join(POLICIES, n, "annotated-policy.wasm"))))
+      return t.skip("cachebackend-defaulter or cachebackend-validator is not built");
+    fs.rmSync(BACKENDS, { recursive: true, force: true });
+    fs.mkdirSync(BACKENDS, { recursive: true });
+    for (const name of names) fs.symlinkSync(path.join(POLICIES, name), path.join(BACKENDS, name), "dir");
+    const file = path.join(dir, "backends.yaml");
+    fs.writeFileSync(
+      file,
+      listYaml([
+        backend("host-only", { ...hiCache, hiCache: { ratio: "2.0" } }),
+        backend("nfs", { ...hiCache, hiCache: { ratio: "2.0", storagePrefetchPolicy: "timeout" }, remoteStorage: nfs }),
+        backend("stored", { resources: {}, integration: { engine: "vllm", firstEventTimeout: "5m0s" } }),
+      ]),
+    );
+    const report = await preview([file], { policies: BACKENDS, workers: 0 });
+    const rows = report.rows.map((r) => [r.object, r.policy, r.outcome, r.message, summarizePatch(r.patch)]);
+    const nfsWarning =
+      "cachebackend-defaulter: spec.integration.failOpen defaults to true, which NFS HiCache rejects; set spec.integration.failOpen: false to accept that the NFS mount is a startup dependency";
+    assert.deepEqual(rows, [
+      [
+        "CacheBackend/host-only",
+        "cachebackend-defaulter",
+        "defaulted",
+        "",
+        "2 ops: add /spec/integration, add /spec/observation",
+      ],
+      ["CacheBackend/host-only", "cachebackend-validator", "untouched", "", ""],
+      [
+        "CacheBackend/nfs",
+        "cachebackend-defaulter",
+        "defaulted",
+        nfsWarning,
+        "2 ops: add /spec/integration, add /spec/observation",
+      ],
+      [
+        "CacheBackend/nfs",
+        "cachebackend-validator",
+        "rejected",
+        'CacheBackend.inferencecache.io "nfs" is invalid: spec.integration.failOpen: Invalid value: true: must be false with remoteStorage.provider=NFS because the inline NFS volume is a Pod startup dependency',
+        "",
+      ],
+      ["CacheBackend/stored", "cachebackend-defaulter", "untouched", "", ""],
+      ["CacheBackend/stored", "cachebackend-validator", "untouched", "", ""],
+    ]);
+    assert.deepEqual(report.totals.policies["cachebackend-defaulter"], {
+      wired: 0,
+      "would-wire": 0,
+      skipped: 0,
+      rejected: 0,
+      "would-reject": 0,
+      refused: 0,
+      untouched: 1,
+      defaulted: 2,
+      "would-default": 0,
+    });
+    // the patch itself, as --show-patch prints it
+    const patch = report.rows[0].patch!;
+    assert.deepEqual(patch, [
+      { op: "add", path: "/spec/integration", value: { engine: "sglang" } },
+      { op: "add", path: "/spec/observation", value: { firstEventTimeout: "5m0s" } },
+    ]);
+  });
 });

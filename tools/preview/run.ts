@@ -1,10 +1,11 @@
 // `cachewarden preview`: every policy that applies, evaluated on every object of a dump the way
 // policy-server would (settings validated once per policy, then one fresh-instance `validate` per
 // request, lookups answered from the dump for the resources the policy is granted), and each answer
-// classified: wired (mutated), skipped (accepted with a `skip-reason` audit annotation, the pod
-// injectors' way of reporting why they left a pod alone), rejected, untouched; a policy in monitor
-// mode is evaluated as in protect mode and says what it would do (would-wire, would-reject); a wired
-// pod the namespace's Pod Security `enforce` level refuses is `refused`.
+// classified: wired (a pod mutated), skipped (accepted with a `skip-reason` audit annotation, the pod
+// injectors' way of reporting why they left a pod alone), rejected, untouched, defaulted (any other
+// object mutated: the CacheBackend defaulter); a policy in monitor mode is evaluated as in protect
+// mode and says what it would do (would-wire, would-reject, would-default); a wired pod the
+// namespace's Pod Security `enforce` level refuses is `refused`.
 import { applyPatch, type Operation } from "fast-json-patch";
 import type { ContextAwareResource } from "../host/capabilities";
 import type { KubeObject } from "../host/cluster";
@@ -17,7 +18,17 @@ import { loadPolicies, PolicyProblem, PreviewPolicy } from "./policies";
 import { applicability, namespaceLabels, ownedByWorkload, Subject, subjectsOf } from "./subjects";
 import { formatViolations, namespacePodSecurity, violations } from "../podsecurity/levels";
 
-export const OUTCOMES = ["wired", "would-wire", "skipped", "rejected", "would-reject", "refused", "untouched"] as const;
+export const OUTCOMES = [
+  "wired",
+  "would-wire",
+  "skipped",
+  "rejected",
+  "would-reject",
+  "refused",
+  "untouched",
+  "defaulted",
+  "would-default",
+] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export interface PreviewRow {
@@ -81,8 +92,12 @@ function grantedObjects(objects: readonly KubeObject[], grants: readonly Context
 
 const SKIP_WARNING = /^[^:]+: injection skipped \(([^)]*)\): (.*)$/s;
 
-/** Wired / skipped / rejected / untouched, with the reason and message a reader needs. */
-export function classify(result: PoolResult): Pick<PreviewRow, "outcome" | "reason" | "message" | "patch"> {
+/** Wired / skipped / rejected / untouched / defaulted, with the reason and message a reader needs;
+ *  a mutation of an object of `kind` other than Pod is `defaulted`. */
+export function classify(
+  result: PoolResult,
+  kind = "Pod",
+): Pick<PreviewRow, "outcome" | "reason" | "message" | "patch"> {
   const r = result.response;
   const patch = result.patchOperations && result.patchOperations.length > 0 ? result.patchOperations : undefined;
   const warnings = r.warnings ?? [];
@@ -98,7 +113,7 @@ export function classify(result: PoolResult): Pick<PreviewRow, "outcome" | "reas
     };
   }
   return {
-    outcome: patch ? "wired" : "untouched",
+    outcome: patch ? (kind === "Pod" ? "wired" : "defaulted") : "untouched",
     reason: "",
     message: warnings.join("; "),
     ...(patch ? { patch } : {}),
@@ -113,6 +128,7 @@ function emptyTotals(): Record<Outcome, number> {
 function asMonitor(row: Pick<PreviewRow, "outcome" | "reason" | "message" | "patch">): typeof row {
   if (row.outcome === "wired") return { ...row, outcome: "would-wire" };
   if (row.outcome === "rejected") return { ...row, outcome: "would-reject" };
+  if (row.outcome === "defaulted") return { ...row, outcome: "would-default" };
   return row;
 }
 
@@ -181,6 +197,8 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
 
   type Pending = {
     pending: number;
+    /** the request's kind: a mutated Pod is wired, any other object defaulted */
+    kind: string;
     base: Omit<PreviewRow, "outcome" | "reason" | "message">;
     subject: Subject;
     monitor: boolean;
@@ -196,7 +214,13 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
         rows.push({ ...base, outcome: "untouched", reason: `not selected (${a.excludedBy})`, message: "" });
         continue;
       }
-      rows.push({ pending: jobs.length, base, subject: s, monitor: policy.mode === "monitor" });
+      rows.push({
+        pending: jobs.length,
+        kind: String((s.request.kind as { kind?: unknown }).kind),
+        base,
+        subject: s,
+        monitor: policy.mode === "monitor",
+      });
       jobs.push({ policy: index, request: s.request, payload: guestPayloads(s.request, policy.settings).validate });
     }
   }
@@ -243,7 +267,7 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
 
   const finalRows: PreviewRow[] = rows.map((r) => {
     if (!("pending" in r)) return r;
-    const answer = classify(results[r.pending]);
+    const answer = classify(results[r.pending], r.kind);
     return {
       ...r.base,
       ...(r.monitor ? asMonitor(answer) : withPodSecurity(answer, r.subject, labelsOfNamespace)),
