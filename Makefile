@@ -14,9 +14,11 @@ build:
 	$(CLI) build $(if $(FORCE),--force)
 
 ## push: publish every policy as <REGISTRY>/<name>:v<version> (REGISTRY=host[:port]/path; default:
-## each metadata.yml ociUrl). Credentials come from the Docker config (docker login / $DOCKER_CONFIG).
+## each metadata.yml ociUrl). Credentials come from the Docker config (docker login / $DOCKER_CONFIG,
+## credential helpers included). SOURCES_PATH=<kwctl sources.yaml> for plain-HTTP insecure_sources;
+## OVERWRITE=1 to replace a tag that holds a different module.
 push: build
-	$(CLI) publish $(if $(REGISTRY),--registry $(REGISTRY))
+	$(CLI) publish $(if $(REGISTRY),--registry $(REGISTRY)) $(if $(SOURCES_PATH),--sources-path $(SOURCES_PATH)) $(if $(OVERWRITE),--overwrite)
 
 ## generate: rewrite policies/*/artifacthub-pkg.yml and deploy/ from policies/*/ (rerun after adding a policy)
 generate:

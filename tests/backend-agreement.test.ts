@@ -17,24 +17,24 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { loadCases } from "../tools/host/cases";
 import { evaluate, EvaluationResult } from "../tools/host/evaluate";
 import { PolicyModule } from "../tools/host/guest";
 import { serdeJson } from "../tools/host/serde";
-import { KubeObject, loadClusterObjects } from "../tools/host/cluster";
-import { loadAdmissionRequest, loadSettings, requestFromManifest } from "../tools/host/request";
+import { KubeObject } from "../tools/host/cluster";
+import { requestFromManifest } from "../tools/host/request";
 import { metadataContextAwareResources, readPolicyMetadata } from "../tools/host/metadata";
 import { parseJsonOrYaml } from "../tools/host/documents";
+import {
+  cacheBackendCases,
+  injectorCacheBackends,
+  named,
+  POLICIES,
+  ROOT,
+  VALIDATOR_WASM,
+} from "./helpers/defaulted-backends";
 
-const ROOT = path.resolve(__dirname, "..");
-const VALIDATOR_DIR = path.join(ROOT, "policies", "cachebackend-validator");
-const INJECTOR_DIR = path.join(ROOT, "policies", "hicache-injector");
-const VALIDATOR_WASM = path.join(VALIDATOR_DIR, "annotated-policy.wasm");
-const INJECTOR_WASM = path.join(INJECTOR_DIR, "annotated-policy.wasm");
-const API_VERSION = "inferencecache.io/v1alpha1";
-const DEFAULT_NAMESPACE = "inference";
+const INJECTOR_WASM = path.join(POLICIES, "hicache-injector", "annotated-policy.wasm");
 const HICACHE = "SGLangHiCache";
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /**
  * Validator field errors whose rule the injector's boundary shares (the NFS server and path rules,
  * the reserved overrides, the HiCache resolution of rule 19): for an SGLangHiCache backend the pod
@@ -66,19 +66,6 @@ const isObject = (v: unknown): v is J => typeof v === "object" && v !== null && 
 interface BackendFixture {
   source: string;
   backend: J;
-}
-
-/**
- * A fixture as a complete CacheBackend: apiVersion and kind set, a DNS name (the lookup answer needs
- * a string name, and settings check names) and a string namespace. Only the top level and metadata
- * are copied: the spec stays the parsed object, so its numbers keep their text (`64.0` stays `64.0`).
- */
-function normalized(raw: J): J {
-  const metadata: J = isObject(raw.metadata) ? { ...raw.metadata } : {};
-  if (typeof metadata.name !== "string" || !DNS_SUBDOMAIN.test(metadata.name)) metadata.name = "backend";
-  if (typeof metadata.namespace !== "string" || metadata.namespace === "") metadata.namespace = DEFAULT_NAMESPACE;
-  if (metadata.uid !== undefined && typeof metadata.uid !== "string") delete metadata.uid;
-  return { ...raw, apiVersion: API_VERSION, kind: "CacheBackend", metadata };
 }
 
 const hostOnly = (): J => ({
@@ -120,31 +107,15 @@ function backendFixtures(): BackendFixture[] {
   const out: BackendFixture[] = [];
   const add = (source: string, raw: unknown): void => {
     if (!isObject(raw)) return;
-    const backend = normalized(raw);
+    const backend = named(raw);
     const text = serdeJson(backend);
     if (seen.has(text)) return;
     seen.add(text);
     out.push({ source, backend });
   };
-  const validatorData = path.join(VALIDATOR_DIR, "test_data");
-  for (const c of loadCases(VALIDATOR_DIR)) {
-    if (c.request === undefined) continue;
-    const request = loadAdmissionRequest(path.join(validatorData, c.request)) as J;
-    if ((request.kind as { kind?: string } | undefined)?.kind !== "CacheBackend") continue;
-    for (const key of ["object", "oldObject"]) add(`cachebackend-validator ${c.name}.${key}`, request[key]);
-  }
-  const injectorData = path.join(INJECTOR_DIR, "test_data");
-  for (const file of fs.readdirSync(injectorData).sort()) {
-    const full = path.join(injectorData, file);
-    if (file.startsWith("cluster_")) {
-      for (const obj of loadClusterObjects(full))
-        if (obj.kind === "CacheBackend") add(`hicache-injector ${file} ${String(obj.metadata?.name)}`, obj);
-    } else if (file.startsWith("settings_")) {
-      const backends = loadSettings(full).backends;
-      if (!Array.isArray(backends)) continue;
-      backends.forEach((b, i) => add(`hicache-injector ${file} backends[${i}]`, b));
-    }
-  }
+  for (const { c, request } of cacheBackendCases("cachebackend-validator"))
+    for (const key of ["object", "oldObject"]) add(`cachebackend-validator ${c.name}.${key}`, (request as J)[key]);
+  for (const b of injectorCacheBackends()) add(b.source, b.object);
   for (const [name, spec] of EDGE_SPECS) add(`edge ${name}`, { metadata: { name }, spec });
   return out;
 }

@@ -3,7 +3,7 @@
 // alone; the second finds the first's --kv-transfer-config, wires everything else, keeps the first's
 // value and records `kv-transfer-config-present`. Each policy writes only its own annotation keys.
 // Skips, with the reason, only when either injector has not been built.
-import { describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -12,6 +12,8 @@ import { PolicyModule } from "../tools/host/guest";
 import { KubeObject } from "../tools/host/cluster";
 import { AdmissionRequest } from "../tools/host/request";
 import { metadataContextAwareResources, readPolicyMetadata } from "../tools/host/metadata";
+import { Kube, kubeServer } from "./helpers/apiserver";
+import { assertEmittedPodsAccepted } from "./helpers/emitted-pods";
 
 const ROOT = path.resolve(__dirname, "..");
 const wasmOf = (policy: string): string => path.join(ROOT, "policies", policy, "annotated-policy.wasm");
@@ -118,6 +120,11 @@ const envNames = (o: J): string[] => (o.spec.containers[0].env ?? []).map((e: J)
 
 const built = [LMCACHE, CACHEBLEND].filter((p) => !fs.existsSync(wasmOf(p)));
 
+let kube: Kube;
+before(async () => {
+  kube = await kubeServer();
+});
+
 describe(
   "lmcache-injector and cacheblend-injector on one pod",
   { skip: built.length === 0 ? false : `${built.join(", ")} not built (run cachewarden build)` },
@@ -159,6 +166,15 @@ describe(
         );
         for (const flag of ["--attention-backend", "--block-size", "--no-async-scheduling", "--enforce-eager"])
           assert.ok(spec.containers[0].args.includes(flag), `cacheblend-injector's ${flag}`);
+
+        // the API server takes the twice-wired pod, in a `privileged` namespace only (hostIPC)
+        const label = `${first} then ${second}`;
+        assertEmittedPodsAccepted(kube, [
+          { before: POD, after: one.object, label: `${label}: first` },
+          { before: one.object, after: two.object, label },
+        ]);
+        const [baseline] = kube.admitPods([two.object], "baseline", [label]);
+        assert.match(baseline.message, /violates PodSecurity "baseline:latest": host namespaces \(hostIPC=true\)/);
       });
     }
   },

@@ -220,7 +220,7 @@ describe("annotator: section", () => {
     );
     assert.throws(
       () => annotateFiles({ wasmPath: path.join(tmp, "missing.wasm"), metadataPath: metaPath, outPath }),
-      /missing\.wasm: cannot read module \(ENOENT\)/,
+      /missing\.wasm: cannot read module \(ENOENT: no such file \(check the path\)\)/,
     );
   });
 });

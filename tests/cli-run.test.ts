@@ -245,11 +245,11 @@ describe("cachewarden run", { concurrency: 2 }, () => {
   test("errors are one line without a stack trace", async () => {
     assert.match(
       await runFails([probe, "-r", data("nope.json")]),
-      /^cachewarden: cannot read request .*nope\.json: ENOENT$/,
+      /^cachewarden: cannot read request .*nope\.json: ENOENT: no such file \(check the path\)$/,
     );
     assert.match(
       await runFails(["/nonexistent/policy.wasm", "-r", data("request_pod.json")]),
-      /^cachewarden: cannot read \/nonexistent\/policy\.wasm: ENOENT$/,
+      /^cachewarden: cannot read \/nonexistent\/policy\.wasm: ENOENT: no such file \(check the path\)$/,
     );
     assert.match(
       await runFails([probe, "-r", "-"], '{"uid":"x","kind":{},"resource":{},"operation":"CREATE"}'),

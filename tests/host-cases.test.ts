@@ -429,16 +429,16 @@ describe("running cases", () => {
     ]) {
       assert.deepEqual(brief(`- name: a\n  request: r.json\n  ${key}: nope.yml\n  expect: {allowed: true}\n`), {
         ok: false,
-        failures: [`cannot read ${what} ${path.join(dir, "nope.yml")}: ENOENT`],
+        failures: [`cannot read ${what} ${path.join(dir, "nope.yml")}: ENOENT: no such file (check the path)`],
         decision: "error",
-        summary: `cannot read ${what} ${path.join(dir, "nope.yml")}: ENOENT`,
+        summary: `cannot read ${what} ${path.join(dir, "nope.yml")}: ENOENT: no such file (check the path)`,
         notes: [],
       });
     }
     assert.deepEqual(
       brief("- name: a\n  request: r.json\n  settings: accept.json\n  expect: {allowed: true, object: nope.yml}\n")
         .failures,
-      [`cannot read expected object ${path.join(dir, "nope.yml")}: ENOENT`],
+      [`cannot read expected object ${path.join(dir, "nope.yml")}: ENOENT: no such file (check the path)`],
     );
   });
 
@@ -478,7 +478,7 @@ describe("running cases", () => {
     });
     assert.deepEqual(runPolicyCases(path.join(policies, "no-cases")), {
       policy: "no-cases",
-      error: `cannot read cases ${path.join(policies, "no-cases", "test_data", "cases.yml")}: ENOENT`,
+      error: `cannot read cases ${path.join(policies, "no-cases", "test_data", "cases.yml")}: ENOENT: no such file (check the path)`,
       results: [],
     });
     const other = path.join(dir, "elsewhere.wasm");

@@ -98,7 +98,9 @@ items:
       fs.writeFileSync(file, "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n");
       assert.deepEqual(loadClusterObjects(file), [{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" } }]);
       const missing = path.join(dir, "missing.yml");
-      assert.throws(() => loadClusterObjects(missing), { message: `cannot read cluster objects ${missing}: ENOENT` });
+      assert.throws(() => loadClusterObjects(missing), {
+        message: `cannot read cluster objects ${missing}: ENOENT: no such file (check the path)`,
+      });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

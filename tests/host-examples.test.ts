@@ -62,5 +62,8 @@ test("a policy whose module is missing is one failure, not a crash", async () =>
   const lines: string[] = [];
   const { failed } = await runExamples([], { build: false }, { policiesDir: dir, out: (l) => lines.push(l) });
   assert.equal(failed, 1);
-  assert.match(lines.join("\n"), /^host-policy — FAIL cannot read .*annotated-policy\.wasm: ENOENT$/m);
+  assert.match(
+    lines.join("\n"),
+    /^host-policy — FAIL cannot read .*annotated-policy\.wasm: ENOENT: no such file \(check the path\)$/m,
+  );
 });

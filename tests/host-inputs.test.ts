@@ -175,9 +175,26 @@ describe("requests", () => {
         message: `cannot build AdmissionRequest object from ${file}: expected a JSON/YAML object`,
       });
       const missing = path.join(dir, "missing.json");
-      assert.throws(() => loadAdmissionRequest(missing), { message: `cannot read request ${missing}: ENOENT` });
-      assert.throws(() => loadSettings(missing), { message: `cannot read settings ${missing}: ENOENT` });
-      assert.throws(() => loadAdmissionRequest(dir), { message: `cannot read request ${dir}: EISDIR` });
+      assert.throws(() => loadAdmissionRequest(missing), {
+        message: `cannot read request ${missing}: ENOENT: no such file (check the path)`,
+      });
+      assert.throws(() => loadSettings(missing), {
+        message: `cannot read settings ${missing}: ENOENT: no such file (check the path)`,
+      });
+      const manifest = path.join(dir, "policy.yaml");
+      fs.writeFileSync(
+        manifest,
+        "apiVersion: policies.kubewarden.io/v1\nkind: ClusterAdmissionPolicy\nmetadata: {name: x}\nspec: {settings: {lookup: true}}\n",
+      );
+      assert.throws(() => loadSettings(manifest), {
+        message: `${manifest}: this is a ClusterAdmissionPolicy manifest, not settings: pass its spec.settings (e.g. \`yq .spec.settings ${manifest}\` into a file)`,
+      });
+      // settings that merely have a key named like a manifest field are settings
+      fs.writeFileSync(manifest, "kind: fast\nspec: {}\n");
+      assert.deepEqual(loadSettings(manifest), { kind: "fast", spec: {} });
+      assert.throws(() => loadAdmissionRequest(dir), {
+        message: `cannot read request ${dir}: EISDIR: is a directory (give a file)`,
+      });
     });
   });
 

@@ -95,7 +95,9 @@ describe("session files", () => {
       fs.writeFileSync(file, exchange("!KubernetesListResourceAll {api_version: v1, kind: Pod}"));
       assert.equal(loadReplaySession(file)[0].request.variant, "KubernetesListResourceAll");
       const missing = path.join(dir, "missing.yml");
-      assert.throws(() => loadReplaySession(missing), { message: `cannot read replay session ${missing}: ENOENT` });
+      assert.throws(() => loadReplaySession(missing), {
+        message: `cannot read replay session ${missing}: ENOENT: no such file (check the path)`,
+      });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

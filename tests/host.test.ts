@@ -220,7 +220,8 @@ describe("guest loading and the wapc import functions", () => {
     const missing = path.join(os.tmpdir(), "cachewarden-no-such-module.wasm");
     assert.throws(
       () => PolicyModule.fromFile(missing),
-      (e: Error) => e instanceof GuestLoadError && e.message === `cannot read ${missing}: ENOENT`,
+      (e: Error) =>
+        e instanceof GuestLoadError && e.message === `cannot read ${missing}: ENOENT: no such file (check the path)`,
     );
   });
 
@@ -1231,6 +1232,6 @@ describe("cases runner", () => {
     const [c] = parseCases("- name: a\n  request: nope.json\n  expect: {allowed: true}\n", "c.yml");
     const r = runCase("fixture", probe, c, os.tmpdir());
     assert.equal(r.ok, false);
-    assert.match(r.failures[0], /^cannot read request .*nope\.json: ENOENT$/);
+    assert.match(r.failures[0], /^cannot read request .*nope\.json: ENOENT: no such file \(check the path\)$/);
   });
 });

@@ -1,17 +1,25 @@
 // End-to-end cases: one node:test test per `test_data/cases.yml` case of every policy under
 // policies/ that has both a cases.yml and a built annotated-policy.wasm (run `cachewarden build`
 // first), plus the host-policy fixture, which always runs (its module is the host-probe guest).
-// Every Pod a mutating policy emits must be one the API server accepts (tests/helpers/pod-admission.ts).
-import { after, before, describe, test } from "node:test";
+// Every Pod a Pod-mutating policy emits goes through the suite's real kube-apiserver
+// (docs/test-data.md#emitted-pods-the-api-server-accepts): it must be accepted, and it must need
+// exactly the Pod Security level the policy's README states for the mode it was wired in.
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { CaseResult, CaseSpec, loadCases, policiesWithCases, runPolicyCases } from "../tools/host/cases";
 import { loadAdmissionRequest } from "../tools/host/request";
+import { readMetadataYaml } from "../tools/wasm/metadata";
+import { Kube, kubeServer } from "./helpers/apiserver";
+import { assertEmittedPodsAccepted, EmittedPod, podSecurityProblems } from "./helpers/emitted-pods";
 import { annotatedProbePath, PROBE_METADATA, ROOT } from "./helpers/host-guests";
-import { assertAcceptedPod, loadPodSchema } from "./helpers/pod-admission";
+import { readmeModesOf } from "./helpers/readme-levels";
 
-before(loadPodSchema);
+let kube: Kube;
+before(async () => {
+  kube = await kubeServer();
+});
 
 function reportOf(r: CaseResult): string {
   return [
@@ -20,36 +28,27 @@ function reportOf(r: CaseResult): string {
   ].join("\n");
 }
 
-/** A patched Pod must still be one the API server accepts, unless the incoming Pod already was not. */
-function checkEmittedPod(policyDir: string, c: CaseSpec, r: CaseResult): void {
-  if (!r.evaluation?.patchOperations || c.request === undefined) return;
-  const request = loadAdmissionRequest(path.join(policyDir, "test_data", c.request));
-  if ((request.kind as { kind?: unknown } | undefined)?.kind !== "Pod") return;
-  const belowBaseline = assertAcceptedPod(request.object, r.evaluation.mutatedObject, `${r.policy}/${r.name}`);
-  if (belowBaseline.length > 0) {
-    // reported, not failed: the LMCache injectors' host-IPC and host-shm modes need `privileged`,
-    // as their READMEs say; hicache-injector's wired pods meet `baseline`
-    assert.notEqual(
-      r.policy,
-      "hicache-injector",
-      `${r.policy}/${r.name} pushed the pod below baseline: ${belowBaseline}`,
-    );
-    BELOW_BASELINE.push(`${r.policy}/${r.name}: ${belowBaseline.join(", ")}`);
+/** The Pods the policy's cases patched: incoming and emitted, by case. */
+function emittedPods(policyDir: string, cases: CaseSpec[], results: CaseResult[]): EmittedPod[] {
+  const out: EmittedPod[] = [];
+  for (const c of cases) {
+    const r = results.find((x) => x.name === c.name);
+    if (!r?.evaluation?.patchOperations || c.request === undefined) continue;
+    const request = loadAdmissionRequest(path.join(policyDir, "test_data", c.request));
+    if ((request.kind as { kind?: unknown } | undefined)?.kind !== "Pod") continue;
+    out.push({ before: request.object, after: r.evaluation.mutatedObject, label: `${r.policy}/${r.name}` });
   }
+  return out;
 }
 
-/** The wired pods that a namespace enforcing Pod Security `baseline` would refuse, by case. */
-const BELOW_BASELINE: string[] = [];
-
-after(() => {
-  // the report: how many wired pods of each policy need the `privileged` level
-  const perPolicy = new Map<string, number>();
-  for (const line of BELOW_BASELINE) {
-    const policy = line.slice(0, line.indexOf("/"));
-    perPolicy.set(policy, (perPolicy.get(policy) ?? 0) + 1);
-  }
-  for (const [policy, n] of perPolicy) console.log(`${policy}: ${n} wired pods below Pod Security baseline`);
-});
+/** Whether the policy mutates Pods, by its metadata.yml (the fixture without one counts as such). */
+function mutatesPods(policyDir: string): boolean {
+  const file = path.join(policyDir, "metadata.yml");
+  if (!fs.existsSync(file)) return true;
+  const meta = readMetadataYaml(file);
+  const rules = (meta.rules ?? []) as { resources?: string[] }[];
+  return meta.mutating === true && rules.some((r) => (r.resources ?? []).includes("pods"));
+}
 
 /** Declares one test per case; the policy's module is compiled once and shared by its cases. */
 function declareCases(policyDir: string, modulePath: string): void {
@@ -72,9 +71,27 @@ function declareCases(policyDir: string, modulePath: string): void {
         assert.equal(all.error, undefined, all.error);
         const r = all.results.find((x) => x.name === name)!;
         assert.ok(r.ok, reportOf(r));
-        checkEmittedPod(policyDir, c, r);
       });
     }
+  });
+  if (!mutatesPods(policyDir)) return;
+  describe(`${policy}: emitted Pods through the API server`, () => {
+    const pods = (): EmittedPod[] => {
+      const all = results();
+      assert.equal(all.error, undefined, all.error);
+      return emittedPods(policyDir, cases, all.results);
+    };
+    test("the API server accepts every emitted Pod", () => {
+      const emitted = pods();
+      assert.ok(emitted.length > 0, "no case emits a Pod");
+      assertEmittedPodsAccepted(kube, emitted);
+    });
+    // a policy's README promises a level; the host-policy fixture is no policy and has no such promise
+    if (fs.existsSync(path.join(policyDir, "metadata.yml")))
+      test("every emitted Pod needs the Pod Security level the README states for its mode", () => {
+        const problems = podSecurityProblems(kube, readmeModesOf(policyDir), pods());
+        assert.deepEqual(problems, [], problems.join("\n"));
+      });
   });
 }
 

@@ -83,9 +83,9 @@ Namespace team-b
   StatefulSet/db (pod template)  lmcache-injector       untouched
 
 Totals per policy
-  POLICY                 WIRED  SKIPPED  REJECTED  UNTOUCHED
-  cacheengine-validator      0        0         3          1
-  lmcache-injector           2       10         0          3
+  POLICY                 WIRED  WOULD-WIRE  SKIPPED  REJECTED  WOULD-REJECT  REFUSED  UNTOUCHED  DEFAULTED  WOULD-DEFAULT
+  cacheengine-validator      0           0        0         3             0        0          1          0              0
+  lmcache-injector           2           0       10         0             0        0          3          0              0
 
 Totals per skip reason
   REASON                      COUNT
@@ -307,13 +307,34 @@ describe("preview of a generated dump with the built policies", () => {
       })),
       totals: {
         policies: {
-          "cacheengine-validator": { wired: 0, skipped: 0, rejected: 3, untouched: 1 },
-          "lmcache-injector": { wired: 2, skipped: 10, rejected: 0, untouched: 3 },
+          "cacheengine-validator": {
+            wired: 0,
+            "would-wire": 0,
+            skipped: 0,
+            rejected: 3,
+            "would-reject": 0,
+            refused: 0,
+            untouched: 1,
+            defaulted: 0,
+            "would-default": 0,
+          },
+          "lmcache-injector": {
+            wired: 2,
+            "would-wire": 0,
+            skipped: 10,
+            rejected: 0,
+            "would-reject": 0,
+            refused: 0,
+            untouched: 3,
+            defaulted: 0,
+            "would-default": 0,
+          },
         },
         reasons: Object.fromEntries(SKIP_REASONS.map((r) => [r, 1])),
       },
       broken: [],
       problems: [],
+      leftOut: {},
     });
   });
 
@@ -367,16 +388,15 @@ describe("broken documents", () => {
         "---\n- just\n- strings\n",
       ].join(""),
     );
-    const missing = path.join(dir, "absent.yaml");
     const out = sink();
     const err = sink();
     const code = await runPreview(
-      [file, missing],
+      [file],
       { output: "table", policies: PINNED, workers: 0 },
       { stdout: out, stderr: err },
     );
     assert.equal(code, 0);
-    const report = await preview([file, missing], { policies: PINNED, workers: 0 });
+    const report = await preview([file], { policies: PINNED, workers: 0 });
     assert.deepEqual(
       report.rows.map((r) => `${r.object} ${r.outcome}`),
       ["Pod/fine untouched"],
@@ -385,15 +405,14 @@ describe("broken documents", () => {
       { source: `${file}#2`, reason: "missing apiVersion" },
       {
         source: `${file}#3`,
-        reason: "neither JSON nor YAML: unexpected end of the stream within a flow collection (4:18)",
+        reason: "neither JSON nor YAML: unexpected end of the stream within a flow collection (24:18)",
       },
       { source: `${file}#4`, reason: "List.items is an object, not a list" },
       { source: `${file}#6[0]`, reason: "expected a Kubernetes object, got a string" },
       { source: `${file}#6[1]`, reason: "expected a Kubernetes object, got a string" },
-      { source: missing, reason: `cannot read dump ${missing}: ENOENT` },
       { source: `${file}#5`, reason: "Deployment/bare: spec.template is not an object" },
     ]);
-    assert.match(out.text, /^Objects: 2, evaluations: 1, broken documents: 7$/m);
+    assert.match(out.text, /^Objects: 2, evaluations: 1, broken documents: 6$/m);
     assert.ok(
       out.text.endsWith(
         `Broken documents (left out)\n  ${file}#2: missing apiVersion\n${report.broken
@@ -456,11 +475,11 @@ Namespace team-d
   Pod/denied  team-d/lmcache-injector  skipped    lookup-denied: lookup of LMCacheEngine team-d/cb was denied; use settings.engines  ${SKIP_PATCH}
 
 Totals per policy
-  POLICY                   WIRED  SKIPPED  REJECTED  UNTOUCHED
-  cacheengine-validator        0        0         0          1
-  lmcache-injector             1        0         0          6
-  team-c/lmcache-injector      1        1         0          0
-  team-d/lmcache-injector      0        1         0          0
+  POLICY                   WIRED  WOULD-WIRE  SKIPPED  REJECTED  WOULD-REJECT  REFUSED  UNTOUCHED  DEFAULTED  WOULD-DEFAULT
+  cacheengine-validator        0           0        0         0             0        0          1          0              0
+  lmcache-injector             1           0        0         0             0        0          6          0              0
+  team-c/lmcache-injector      1           0        1         0             0        0          0          0              0
+  team-d/lmcache-injector      0           0        1         0             0        0          0          0              0
 
 Totals per skip reason
   REASON            COUNT
@@ -528,9 +547,9 @@ describe("rendered Kubewarden policies (deploy/-style settings)", () => {
           "",
           "### Totals per policy",
           "",
-          "| Policy | wired | skipped | rejected | untouched |",
-          "|---|---|---|---|---|",
-          "| cacheengine-validator | 0 | 0 | 0 | 1 |",
+          "| Policy | wired | would-wire | skipped | rejected | would-reject | refused | untouched | defaulted | would-default |",
+          "|---|---|---|---|---|---|---|---|---|---|",
+          "| cacheengine-validator | 0 | 0 | 0 | 0 | 0 | 0 | 1 | 0 | 0 |",
         ].join("\n"),
       ),
       text,
@@ -551,7 +570,7 @@ spec:
 ${extra}
 `;
 
-  test("mutating: false turns a wiring into a rejection, spec.message replaces it, monitor leaves the pod untouched", async () => {
+  test("mutating: false turns a wiring into a rejection, spec.message replaces it, monitor says what it would wire", async () => {
     const file = path.join(dir, "post-processing.yaml");
     fs.writeFileSync(
       file,
@@ -567,7 +586,7 @@ ${extra}
       report.rows.filter((r) => r.object === "Pod/vllm-wired").map((r) => [r.policy, r.outcome, r.message]),
       [
         ["custom-message", "rejected", "ask the platform team"],
-        ["monitored", "untouched", ""],
+        ["monitored", "would-wire", ""],
         [
           "not-mutating",
           "rejected",
@@ -647,7 +666,10 @@ describe("--fail-on", () => {
       encoding: "utf8",
     });
     assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /expected a comma list of wired, skipped, rejected, untouched, broken; got "denied"/);
+    assert.match(
+      bad.stderr,
+      /expected a comma list of wired, would-wire, skipped, rejected, would-reject, refused, untouched, defaulted, would-default, broken; got "denied"/,
+    );
   });
 });
 
@@ -708,4 +730,81 @@ test("patch summary: count, paths without list indexes, clipped to one line", ()
   const long = summarizePatch(Array.from({ length: 20 }, (_, i) => ({ op: "add" as const, path: `/a${i}`, value: 1 })));
   assert.equal(long.length, 100);
   assert.ok(long.endsWith("…"));
+});
+
+describe("CacheBackends", () => {
+  const BACKENDS = path.join("build", "preview-backend-policies");
+  const backend = (name: string, spec: Record<string, unknown>): Record<string, unknown> => ({
+    apiVersion: "inferencecache.io/v1alpha1",
+    kind: "CacheBackend",
+    metadata: { name, namespace: "team-a" },
+    spec,
+  });
+  const hiCache = { runtime: "SGLang", type: "SGLangHiCache", engineSelector: { matchLabels: { app: "sglang" } } };
+  const nfs = { provider: "NFS", ownership: "External", nfs: { server: "192.0.2.10", path: "/", mountPath: "/l3" } };
+
+  test("a backend the defaulter changes is `defaulted` with its patch; one it leaves alone `untouched`", async (t) => {
+    const names = ["cachebackend-defaulter", "cachebackend-validator"];
+    if (!names.every((n) => fs.existsSync(path.join(POLICIES, n, "annotated-policy.wasm"))))
+      return t.skip("cachebackend-defaulter or cachebackend-validator is not built");
+    fs.rmSync(BACKENDS, { recursive: true, force: true });
+    fs.mkdirSync(BACKENDS, { recursive: true });
+    for (const name of names) fs.symlinkSync(path.join(POLICIES, name), path.join(BACKENDS, name), "dir");
+    const file = path.join(dir, "backends.yaml");
+    fs.writeFileSync(
+      file,
+      listYaml([
+        backend("host-only", { ...hiCache, hiCache: { ratio: "2.0" } }),
+        backend("nfs", { ...hiCache, hiCache: { ratio: "2.0", storagePrefetchPolicy: "timeout" }, remoteStorage: nfs }),
+        backend("stored", { resources: {}, integration: { engine: "vllm", firstEventTimeout: "5m0s" } }),
+      ]),
+    );
+    const report = await preview([file], { policies: BACKENDS, workers: 0 });
+    const rows = report.rows.map((r) => [r.object, r.policy, r.outcome, r.message, summarizePatch(r.patch)]);
+    const nfsWarning =
+      "cachebackend-defaulter: spec.integration.failOpen defaults to true, which NFS HiCache rejects; set spec.integration.failOpen: false to accept that the NFS mount is a startup dependency";
+    assert.deepEqual(rows, [
+      [
+        "CacheBackend/host-only",
+        "cachebackend-defaulter",
+        "defaulted",
+        "",
+        "2 ops: add /spec/integration, add /spec/observation",
+      ],
+      ["CacheBackend/host-only", "cachebackend-validator", "untouched", "", ""],
+      [
+        "CacheBackend/nfs",
+        "cachebackend-defaulter",
+        "defaulted",
+        nfsWarning,
+        "2 ops: add /spec/integration, add /spec/observation",
+      ],
+      [
+        "CacheBackend/nfs",
+        "cachebackend-validator",
+        "rejected",
+        'CacheBackend.inferencecache.io "nfs" is invalid: spec.integration.failOpen: Invalid value: true: must be false with remoteStorage.provider=NFS because the inline NFS volume is a Pod startup dependency',
+        "",
+      ],
+      ["CacheBackend/stored", "cachebackend-defaulter", "untouched", "", ""],
+      ["CacheBackend/stored", "cachebackend-validator", "untouched", "", ""],
+    ]);
+    assert.deepEqual(report.totals.policies["cachebackend-defaulter"], {
+      wired: 0,
+      "would-wire": 0,
+      skipped: 0,
+      rejected: 0,
+      "would-reject": 0,
+      refused: 0,
+      untouched: 1,
+      defaulted: 2,
+      "would-default": 0,
+    });
+    // the patch itself, as --show-patch prints it
+    const patch = report.rows[0].patch!;
+    assert.deepEqual(patch, [
+      { op: "add", path: "/spec/integration", value: { engine: "sglang" } },
+      { op: "add", path: "/spec/observation", value: { firstEventTimeout: "5m0s" } },
+    ]);
+  });
 });

@@ -2,6 +2,7 @@
 // valid, and a policy's version, release tag, pushed tag and package version agree.
 import { describe, test } from "node:test";
 import * as assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -229,4 +230,62 @@ describe("questions-ui.yml asks for the settings the README documents", () => {
       }
     });
   }
+});
+
+test("a version bump reaches every README example: a left-behind reference is stale and generate fixes it", () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cachewarden-bump-"));
+  try {
+    fs.copyFileSync(path.join(ROOT, "artifacthub-pkg.yml"), path.join(tmp, "artifacthub-pkg.yml"));
+    fs.cpSync(path.join(ROOT, "deploy"), path.join(tmp, "deploy"), { recursive: true });
+    fs.cpSync(path.join(ROOT, "docs"), path.join(tmp, "docs"), { recursive: true });
+    fs.copyFileSync(path.join(ROOT, "README.md"), path.join(tmp, "README.md"));
+    for (const p of POLICIES) {
+      const to = path.join(tmp, "policies", p);
+      fs.mkdirSync(path.join(to, "assembly"), { recursive: true });
+      for (const f of ["metadata.yml", "README.md", "questions-ui.yml", "assembly/index.ts", "artifacthub-pkg.yml"])
+        fs.copyFileSync(path.join(ROOT, "policies", p, f), path.join(to, f));
+    }
+    assert.deepEqual(staleFiles(tmp), []);
+    const p = POLICIES.find((name) =>
+      fs.readFileSync(path.join(ROOT, "policies", name, "README.md"), "utf8").includes(":v"),
+    )!;
+    const metaFile = path.join(tmp, "policies", p, "metadata.yml");
+    const version = annotationsOf(p)["io.kubewarden.policy.version"];
+    fs.writeFileSync(
+      metaFile,
+      fs
+        .readFileSync(metaFile, "utf8")
+        .replace(`io.kubewarden.policy.version: ${version}`, "io.kubewarden.policy.version: 9.8.7"),
+    );
+    const stale = staleFiles(tmp);
+    assert.ok(stale.includes(path.join("policies", p, "README.md")), stale.join(", "));
+    const oci = annotationsOf(p)["io.kubewarden.policy.ociUrl"];
+    const fixed = generatedFiles(tmp).get(path.join("policies", p, "README.md"))!;
+    assert.ok(fixed.includes(`${oci}:v9.8.7`));
+    assert.ok(!fixed.includes(`${oci}:v${version}`));
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test("make push passes SOURCES_PATH and OVERWRITE; publish --registry says deploy/ points elsewhere", () => {
+  const make = spawnSync("make", ["-n", "push", "REGISTRY=r.example/p", "SOURCES_PATH=/tmp/s.yaml", "OVERWRITE=1"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  assert.equal(make.status, 0, make.stderr);
+  assert.match(make.stdout, /publish --registry r\.example\/p --sources-path \/tmp\/s\.yaml --overwrite$/m);
+  const pub = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "bin", "cachewarden.js"), "publish", "--dry-run", "--registry", "r.example/p"],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+    },
+  );
+  assert.equal(pub.status, 0, pub.stderr);
+  assert.equal(
+    pub.stderr,
+    "note: deploy/ references each policy's ociUrl, not r.example/p; for a cluster pulling from there write your own tree: node bin/cachewarden.js generate --out my-deploy --registry r.example/p\n",
+  );
 });

@@ -247,12 +247,95 @@ describe("registry failures are one clear line and a non-zero exit", { skip }, (
       const uri = `registry://${reg.host}/src/p:v1`;
       assertOneLineError(
         cli(["push", module, uri]),
-        new RegExp(`^cachewarden: registry ${reg.host} is unreachable at https://${reg.host}: `),
+        new RegExp(
+          `^cachewarden: registry ${reg.host} is unreachable at https://${reg.host}: .*; if ${reg.host.replace(/\./g, "\\.")} serves plain HTTP, list it under insecure_sources in a kwctl sources\\.yaml and pass --sources-path <file>$`,
+        ),
       );
       const sources = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cachewarden-sources-")), "sources.yaml");
       fs.writeFileSync(sources, `insecure_sources:\n  - "${reg.host}"\n`);
       const ok = cli(["push", module, uri, "--sources-path", sources]);
       assert.equal(ok.status, 0, ok.stderr);
+    } finally {
+      await reg.stop();
+    }
+  });
+});
+
+describe("publishing traps", { skip }, () => {
+  const [first, second] = plan;
+
+  test("a tag that holds a different module is not replaced unless --overwrite; the same module is a no-op", async () => {
+    const reg = await startRegistry();
+    try {
+      const uri = `registry://${reg.host}/traps/p:v1`;
+      assert.equal(cli(["push", first.module, uri]).status, 0);
+      assert.equal(cli(["push", first.module, uri]).status, 0, "the same module again is fine");
+      assertOneLineError(
+        cli(["push", second.module, uri]),
+        new RegExp(
+          `^cachewarden: ${uri.replace(/\./g, "\\.")} already holds sha256:[0-9a-f]{64}, a different module: raise the version, or pass --overwrite to replace the tag$`,
+        ),
+      );
+      const replaced = cli(["push", second.module, uri, "--overwrite"]);
+      assert.equal(replaced.status, 0, replaced.stderr);
+      const pulled = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cachewarden-ow-")), "p.wasm");
+      assert.equal(cli(["pull", uri, "-o", pulled]).status, 0);
+      assert.deepEqual(fs.readFileSync(pulled), fs.readFileSync(second.module));
+    } finally {
+      await reg.stop();
+    }
+  });
+
+  test("a push names its tag: no silent latest", () => {
+    assertOneLineError(
+      cli(["push", first.module, "registry://127.0.0.1:1/traps/p"]),
+      /^cachewarden: registry:\/\/127\.0\.0\.1:1\/traps\/p: no tag; a push needs one \(e\.g\. :v0\.1\.0\), latest is not assumed$/,
+    );
+  });
+
+  test("credential helpers: credHelpers for the registry, else credsStore, as docker and kwctl use them", async () => {
+    const reg = await startRegistry({ htpasswd: HTPASSWD });
+    try {
+      const bin = fs.mkdtempSync(path.join(os.tmpdir(), "cachewarden-helpers-"));
+      const calls = path.join(bin, "calls.log");
+      const helper = (name: string, secret: string) => {
+        const file = path.join(bin, `docker-credential-${name}`);
+        fs.writeFileSync(
+          file,
+          `#!/bin/sh\nread server\necho "${name} $1 $server" >> ${calls}\n` +
+            `if [ "$server" != "${reg.host}" ]; then echo "credentials not found in native keychain"; exit 1; fi\n` +
+            `printf '{"ServerURL":"%s","Username":"cachewarden","Secret":"${secret}"}' "$server"\n`,
+        );
+        fs.chmodSync(file, 0o755);
+      };
+      helper("good", "registry-pass");
+      helper("store", "wrong-pass");
+      const config = (doc: object) => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cachewarden-docker-"));
+        fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify(doc));
+        return { DOCKER_CONFIG: dir, PATH: `${bin}:${process.env.PATH}` };
+      };
+      const uri = `registry://${reg.host}/helpers/p:v1`;
+      const store = cli(["push", first.module, uri], config({ auths: { [reg.host]: {} }, credsStore: "good" }));
+      assert.equal(store.status, 0, store.stderr);
+      // credHelpers for this registry wins over credsStore
+      const both = cli(
+        ["push", first.module, uri],
+        config({ credsStore: "store", credHelpers: { [reg.host]: "good" } }),
+      );
+      assert.equal(both.status, 0, both.stderr);
+      assert.deepEqual(fs.readFileSync(calls, "utf8").trim().split("\n"), [
+        `good get ${reg.host}`,
+        `good get ${reg.host}`,
+      ]);
+      assertOneLineError(
+        cli(["push", first.module, uri], config({ credsStore: "store" })),
+        new RegExp(`^cachewarden: registry ${reg.host} refused the credentials for helpers/p \\(HTTP 401: .*\\)$`),
+      );
+      assertOneLineError(
+        cli(["push", first.module, uri], config({ credsStore: "absent" })),
+        /names the credential helper absent, but docker-credential-absent cannot be run: ENOENT$/,
+      );
     } finally {
       await reg.stop();
     }

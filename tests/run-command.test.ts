@@ -192,6 +192,36 @@ describe("run (in-process)", () => {
     assert.match((await run([...args, "--mode", "audit"])).error ?? "", /Allowed choices are protect, monitor/);
   });
 
+  test("--mode monitor says on stderr what protect mode would do; stdout stays kwctl's answer", async () => {
+    const reject = [probe, "-r", data("request_pod.json"), "-s", data("settings_reject.json"), "--mode", "monitor"];
+    const rejected = await response(reject);
+    assert.equal(rejected.response.allowed, true);
+    const protect = await response(reject.slice(0, -2));
+    assert.equal(rejected.stderr, `monitor: would reject: ${message(protect.response)}\n`);
+    const mutate = [probe, "-r", data("request_pod.json"), "-s", data("settings_mutate.json")];
+    const wired = await response([...mutate, "--mode", "monitor"]);
+    assert.equal(wired.response.patch, undefined, "monitor mode drops the patch");
+    const ops = decodePatch((await response(mutate)).response.patch as string);
+    assert.ok(ops.length > 0);
+    assert.equal(
+      wired.stderr,
+      [
+        `monitor: would wire (${ops.length} patch operation${ops.length === 1 ? "" : "s"}):`,
+        ...ops.map((op) => `  ${JSON.stringify(op)}`),
+      ].join("\n") + "\n",
+    );
+    const plain = await response([probe, "-r", data("request_pod.json"), "--mode", "monitor"]);
+    assert.equal(plain.stderr, "monitor: would accept unchanged\n");
+  });
+
+  test("--allow-context-aware without a lookup source says there is none", async () => {
+    const r = await response([probe, "-r", data("request_pod.json"), "--allow-context-aware"]);
+    assert.equal(
+      r.stderr,
+      "warning: --allow-context-aware grants lookups, but there is no lookup source: every lookup fails (give --cluster-objects <file> or --replay-host-capabilities-interactions <session>)\n",
+    );
+  });
+
   test("mutation is allowed, as with kwctl run", async () => {
     const r = await response([probe, "-r", data("request_pod.json"), "-s", data("settings_mutate.json")]);
     assert.equal(r.response.allowed, true);
@@ -235,12 +265,18 @@ describe("run (in-process)", () => {
   test("a local path that merely contains a scheme is a path", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-run-"));
     for (const odd of [`${dir}/registry://x.wasm`, `${dir}/https://x.wasm`]) {
-      assert.equal((await run([odd, "-r", data("request_pod.json")])).error, `cannot read ${odd}: ENOENT`);
+      assert.equal(
+        (await run([odd, "-r", data("request_pod.json")])).error,
+        `cannot read ${odd}: ENOENT: no such file (check the path)`,
+      );
     }
   });
 
   test("a missing module is an error naming it", async () => {
     const missing = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cw-run-")), "nope.wasm");
-    assert.equal((await run([missing, "-r", data("request_pod.json")])).error, `cannot read ${missing}: ENOENT`);
+    assert.equal(
+      (await run([missing, "-r", data("request_pod.json")])).error,
+      `cannot read ${missing}: ENOENT: no such file (check the path)`,
+    );
   });
 });

@@ -31,7 +31,7 @@ test("run --help lists every flag with its description and default", () => {
     "  --replay-host-capabilities-interactions <file>  answer host capabilities from a kwctl replay session",
     "  --cluster-objects <file>                        answer Kubernetes lookups from a YAML list / stream of objects (cachewarden extension)",
     "  --sources-path <file>                           kwctl sources.yaml for registry:// modules (insecure_sources use plain HTTP)",
-    '  --mode <mode>                                   policy mode (choices: "protect", "monitor", default: "protect")',
+    '  --mode <mode>                                   policy mode (monitor: also say on stderr what protect mode would do) (choices: "protect", "monitor", default: "protect")',
     "  --show-patch                                    also print the decoded JSON patch operations on stderr (stdout stays kwctl-identical)",
     "  --timeout-seconds <seconds>                     hard per-call deadline, enforced in a worker thread (0 = none; default: 2 s measured, not enforced)",
     "  -h, --help                                      display help for command",

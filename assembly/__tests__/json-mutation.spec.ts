@@ -443,6 +443,34 @@ describe("json item probes", () => {
     expect(doc.itemMemberRawTest(9, "name", lower)).toBe(-1);
   });
 
+  it("memberRawTest tests an object's unescaped string member's bytes and says when it cannot", () => {
+    const doc = parse('{"a":"ABC","b":"a\\u0062c","c":1,"d":"Abc","a":"xyz"}');
+    const lower = (data: usize, s: i32, e: i32): bool => {
+      for (let i = s; i < e; i++) if (load<u8>(data + <usize>i) < 0x61) return false;
+      return true;
+    };
+    expect(doc.memberRawTest("a", lower)).toBe(1); // the last "a"
+    expect(doc.memberRawTest("b", lower)).toBe(-2);
+    expect(doc.memberRawTest("c", lower)).toBe(-1);
+    expect(doc.memberRawTest("d", lower)).toBe(0);
+    expect(doc.memberRawTest("z", lower)).toBe(-1);
+    expect(parse("[1]").memberRawTest("a", lower)).toBe(-1);
+    // a member set since: its own text
+    doc.set("e", JsonValue.str("QQ"));
+    expect(doc.memberRawTest("e", lower)).toBe(0);
+  });
+
+  it("memberRawText is a scalar member's text as written, never a container's", () => {
+    const doc = parse('{"s":"a\\u0062\\/","n":1.50e0,"t":true,"o":{"x":1},"l":[1],"z":null}');
+    expect(String.UTF8.decode(doc.memberRawText("s")!.slice().buffer)).toBe('"a\\u0062\\/"');
+    expect(String.UTF8.decode(doc.memberRawText("n")!.slice().buffer)).toBe("1.50e0");
+    expect(String.UTF8.decode(doc.memberRawText("t")!.slice().buffer)).toBe("true");
+    expect(String.UTF8.decode(doc.memberRawText("z")!.slice().buffer)).toBe("null");
+    expect(doc.memberRawText("o")).toBeNull();
+    expect(doc.memberRawText("l")).toBeNull();
+    expect(doc.memberRawText("missing")).toBeNull();
+  });
+
   it("a dirty list's untouched items are written as they were, compact or not", () => {
     const compact = parse('{"a":[1,"x",{"b":2}],"c":{"d":1,"e\\n":[2],"f":"g"}}');
     child(compact, "a").push(JsonValue.int(3));

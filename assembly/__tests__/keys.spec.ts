@@ -1,6 +1,12 @@
+import { parseJsonString } from "../json/index";
 import {
+  effectiveCacheType,
   effectiveRuntime,
+  isCanonicalSpec,
+  isNfsStorage,
+  noSettingsProblems,
   normalizeRuntime,
+  runtimeIdOf,
   AUDIT_SKIP_REASON_KEY,
   CACHEBACKEND_API_VERSION,
   CACHEBACKEND_KIND,
@@ -230,6 +236,58 @@ describe("the effective runtime's normalization (both inference-cache policies)"
     expect(effectiveRuntime("", "SGLANG")).toBe("SGLang");
     expect(effectiveRuntime("Triton", "sglang")).toBe("Triton");
     expect(effectiveRuntime("", "")).toBe("VLLM");
+  });
+  it("the runtime ID: the effective runtime lower-cased as Go folds it into ASCII", () => {
+    expect(runtimeIdOf("SGLang", "")).toBe("sglang");
+    expect(runtimeIdOf("", "vLLm")).toBe("vllm");
+    expect(runtimeIdOf("", "")).toBe("vllm");
+    expect(runtimeIdOf("TRITON", "sglang")).toBe("triton");
+    expect(runtimeIdOf("\u0130X", "")).toBe("ix"); // Go lower-cases İ to i
+    expect(runtimeIdOf("\u00c4B", "")).toBe("\u00c4b"); // other capitals as written
+  });
+});
+
+describe("canonical or legacy, effective cache type, NFS (the three inference-cache policies)", () => {
+  it("canonical: runtime non-empty, or lmCache, or remoteStorage", () => {
+    expect(isCanonicalSpec(false, false, false)).toBe(false);
+    expect(isCanonicalSpec(true, false, false)).toBe(true);
+    expect(isCanonicalSpec(false, true, false)).toBe(true);
+    expect(isCanonicalSpec(false, false, true)).toBe(true);
+  });
+  it("effective cache type: empty, Mooncake and External are LMCache; the rest as written", () => {
+    expect(effectiveCacheType("")).toBe("LMCache");
+    expect(effectiveCacheType("Mooncake")).toBe("LMCache");
+    expect(effectiveCacheType("External")).toBe("LMCache");
+    expect(effectiveCacheType("LMCache")).toBe("LMCache");
+    expect(effectiveCacheType("SGLangHiCache")).toBe("SGLangHiCache");
+    expect(effectiveCacheType("external")).toBe("external");
+    expect(effectiveCacheType("AIBrix")).toBe("AIBrix");
+  });
+  it("NFS: remoteStorage present with provider NFS, exactly", () => {
+    expect(isNfsStorage(true, "NFS")).toBe(true);
+    expect(isNfsStorage(false, "NFS")).toBe(false);
+    expect(isNfsStorage(true, "nfs")).toBe(false);
+    expect(isNfsStorage(true, "")).toBe(false);
+  });
+});
+
+function settingsProblems(text: string): string {
+  return noSettingsProblems(parseJsonString(text).value!).join("; ");
+}
+
+describe("the settings of a policy without settings", () => {
+  it("{} has none", () => {
+    expect(settingsProblems("{}")).toBe("");
+  });
+  it("every distinct key is unknown, in order", () => {
+    expect(settingsProblems('{"x":1,"strict":true,"x":2}')).toBe("x: unknown field; strict: unknown field");
+  });
+  it("settings that are not an object", () => {
+    expect(settingsProblems("[]")).toBe("settings must be an object");
+  });
+  it("a key past 1 KiB is shortened", () => {
+    const key = "k".repeat(1030);
+    expect(settingsProblems('{"' + key + '":1}')).toBe("k".repeat(1024) + "... (6 more bytes): unknown field");
   });
 });
 

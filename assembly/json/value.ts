@@ -447,6 +447,28 @@ export class JsonValue {
     if (p === null) return false;
     return spanStringEquals(p.data, p.start, p.end, text);
   }
+  /** `test` on the raw UTF-8 body [s, e) at `data` of string member `key` when it has no escapes
+   *  (its bytes are then its text): 1 or 0; -1 when the member is missing or not a string (or this
+   *  is not an object), -2 when it has escapes (decode it to test it). `itemMemberRawTest` for an
+   *  object's own member: a long string is tested without decoding it. */
+  memberRawTest(key: string, test: (data: usize, s: i32, e: i32) => bool): i32 {
+    const p = this.locateMember(key, JsonKind.String);
+    if (p === null || p.data == 0) return -1;
+    const s = p.start + 1;
+    const e = p.end - 1;
+    if (containsBackslash(p.data, s, e)) return -2;
+    return test(p.data, s, e) ? 1 : 0;
+  }
+  /** The JSON text of scalar member `key` as the document holds it (a string with its quotes and
+   *  escapes, a number as spelled), a view that copies nothing; null when the member is missing or
+   *  a container (whose text may be stale after an edit), or this is not an object. */
+  memberRawText(key: string): Uint8Array | null {
+    const p = this.locateMember(key, -1);
+    if (p === null || p.kind == JsonKind.Object || p.kind == JsonKind.Array) return null;
+    const bytes = p.bytes;
+    if (bytes === null || p.end <= p.start) return null;
+    return Uint8Array.wrap(bytes.buffer, bytes.byteOffset + p.start, p.end - p.start);
+  }
   /** member `key` as `get(key)` then `asI64()` reads it when that is Ok, else null (missing, not
    *  a number, not an integer in i64 range), without creating its node */
   memberI64(key: string): Read<i64> | null {

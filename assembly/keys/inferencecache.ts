@@ -1,7 +1,7 @@
 // inference-cache keys, HiCache fixed names, and the reserved args/env per runtime adapter
-// (docs/shared-rules.md#reserved-keys; for the planned hicache-injector and
-// cachebackend-validator).
-import { goLowerEquals } from "../validate/chars";
+// (docs/shared-rules.md#reserved-keys), and the CacheBackend reading the three inference-cache
+// policies share: canonical or legacy, the effective runtime and cache type, NFS storage.
+import { goLowerAscii, goLowerEquals } from "../validate/chars";
 
 // @ts-ignore: decorator
 @lazy
@@ -39,6 +39,46 @@ export function effectiveRuntime(runtime: string, engine: string): string {
   if (runtime.length > 0) return normalizeRuntime(runtime);
   if (engine.length > 0) return normalizeRuntime(engine);
   return RUNTIME_VLLM;
+}
+
+/** The runtime ID: the effective runtime lower-cased as Go's `strings.ToLower` turns it into ASCII
+ *  (`vllm`, `sglang`, other runtimes lower-cased). */
+export function runtimeIdOf(runtime: string, engine: string): string {
+  return goLowerAscii(effectiveRuntime(runtime, engine));
+}
+
+/** Canonical ⇔ `spec.runtime` non-empty (`hasRuntime`), or `spec.lmCache` or `spec.remoteStorage`
+ *  present (not null); otherwise legacy (docs/policies/cachebackend-validator.md#effective-values). */
+export function isCanonicalSpec(hasRuntime: bool, hasLmCache: bool, hasRemoteStorage: bool): bool {
+  return hasRuntime || hasLmCache || hasRemoteStorage;
+}
+
+// `spec.type` values the policies compare with, and the NFS provider
+// @ts-ignore: decorator
+@lazy
+export const TYPE_LMCACHE = "LMCache";
+// @ts-ignore: decorator
+@lazy
+export const TYPE_SGLANG_HICACHE = "SGLangHiCache";
+// @ts-ignore: decorator
+@lazy
+export const TYPE_MOONCAKE = "Mooncake";
+// @ts-ignore: decorator
+@lazy
+export const TYPE_EXTERNAL = "External";
+// @ts-ignore: decorator
+@lazy
+export const PROVIDER_NFS = "NFS";
+
+/** The effective cache type: `""`, `Mooncake` and `External` are LMCache; any other type as written. */
+export function effectiveCacheType(type: string): string {
+  if (type.length == 0 || type == TYPE_MOONCAKE || type == TYPE_EXTERNAL) return TYPE_LMCACHE;
+  return type;
+}
+
+/** NFS for the HiCache rules: `spec.remoteStorage` present with `provider: NFS` (ownership aside). */
+export function isNfsStorage(hasRemoteStorage: bool, provider: string): bool {
+  return hasRemoteStorage && provider == PROVIDER_NFS;
 }
 
 // @ts-ignore: decorator

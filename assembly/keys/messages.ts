@@ -2,6 +2,7 @@
 // docs/policies/cacheengine-validator.md#rules). Every value taken from the request, the settings
 // or the cluster is passed through `echo` (the shared shortening rule of
 // assembly/validate/shorten.ts), so a warning stays bounded whatever the input.
+import { JsonValue } from "../json/index";
 import { shortenRendered } from "../validate/shorten";
 import { CONNECTION_CONFIGMAP_DATA_KEY } from "./lmcache";
 
@@ -33,6 +34,9 @@ export const POLICY_CACHEBACKEND_VALIDATOR = "cachebackend-validator";
 // @ts-ignore: decorator
 @lazy
 export const POLICY_CACHEENGINE_VALIDATOR = "cacheengine-validator";
+// @ts-ignore: decorator
+@lazy
+export const POLICY_CACHEBACKEND_DEFAULTER = "cachebackend-defaulter";
 
 /** `<policy>: injection skipped (<reason>): <detail>`. */
 export function skipWarning(policy: string, reason: string, detail: string): string {
@@ -53,6 +57,25 @@ export function kvTransferConfigPresentWarning(policy: string, container: string
 // @ts-ignore: decorator
 @lazy
 export const UNKNOWN_FIELD_DETAIL = "unknown field";
+
+/** The settings problems of a policy that has no settings (the validators, the defaulter): every
+ *  distinct key is `<key>: unknown field` (a key is shortened past 1 KiB), for `validateSettingsWith`. */
+export function noSettingsProblems(settings: JsonValue): string[] {
+  const problems = new Array<string>();
+  if (!settings.isObject()) {
+    problems.push("settings must be an object");
+    return problems;
+  }
+  const seen = new Set<string>();
+  const n = settings.size();
+  for (let i = 0; i < n; i++) {
+    const key = settings.keyAt(i);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(echo(key) + ": " + UNKNOWN_FIELD_DETAIL);
+  }
+  return problems;
+}
 
 // Skip details (docs/policies/lmcache-injector.md#skip-response; `<ns>/<n>` = resolved engine).
 

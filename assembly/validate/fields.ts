@@ -4,7 +4,8 @@
 // as Invalid, so the rules that need it skip it. `null` reads as absent (Kubernetes "not set").
 // Each reader takes the parent's path and builds the member's path only for an error.
 import { JsonValue, Read, ReadState } from "../json/index";
-import { FieldError, FieldErrorList, FieldErrorType, invalidRaw } from "./fielderrors";
+import { FieldError, FieldErrorList, FieldErrorType, invalidRaw, invalidString } from "./fielderrors";
+import { isGoDuration } from "./duration";
 import { isFloat64AJSONInteger } from "./numbers";
 import { goQuoteShort } from "./quote";
 import { shortenRendered } from "./shorten";
@@ -34,6 +35,10 @@ export const MUST_BE_BOOLEAN = "must be a boolean";
 // @ts-ignore: decorator
 @lazy
 export const MUST_BE_STRING_MAP = "must be a map of strings";
+/** A string Go's `time.ParseDuration` refuses (a Kubernetes duration field cannot decode it). */
+// @ts-ignore: decorator
+@lazy
+export const MUST_BE_DURATION = "must be a duration";
 
 const INT32_MIN: i64 = -2147483648;
 const INT32_MAX: i64 = 2147483647;
@@ -164,6 +169,20 @@ export function readStringAt(
   const s = v.asString();
   if (!s.ok) return wrongType<string>(at, key, v, MUST_BE_STRING, "", errs);
   return s;
+}
+
+/** `parent.key` as a duration (`metav1.Duration`): a string Go's `time.ParseDuration` accepts; another
+ *  string is `must be a duration`, another JSON type `must be a string`. */
+export function readDurationAt(
+  parent: JsonValue | null,
+  key: string,
+  at: Path | null,
+  errs: FieldErrorList,
+): Read<string> {
+  const s = readStringAt(parent, key, at, errs);
+  if (!s.ok || isGoDuration(s.value)) return s;
+  errs.add(invalidString(childPath(at, key), s.value, MUST_BE_DURATION));
+  return new Read<string>(ReadState.Invalid, "", MUST_BE_DURATION);
 }
 
 /** `parent.key` as a boolean. */

@@ -16,3 +16,4 @@ export * from "./path";
 export * from "./fielderrors";
 export * from "./fields";
 export * from "./lists";
+export * from "./duration";

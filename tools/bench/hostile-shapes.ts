@@ -410,6 +410,81 @@ function hicacheShapes(target: number): HostileShape[] {
   ];
 }
 
+function cachebackendDefaulterShapes(target: number): HostileShape[] {
+  const dir = path.join(POLICIES_DIR, "cachebackend-defaulter", "test_data");
+  const base = readJson(path.join(dir, "request_realistic-legacy-backend.json"));
+  const p = "cachebackend-defaulter";
+  const s = (name: string, description: string, mutate: Mutator): HostileShape =>
+    shape(p, name, description, base, {}, mutate, target);
+  const canonical = (r: Json): Json => {
+    const spec = specOf(r);
+    spec.runtime = "SGLang";
+    delete spec.resources;
+    return spec;
+  };
+  return [
+    s("wide-spec", "spec has 100,000+ unknown keys beside the ones the steps read", (r, n) => {
+      const spec = specOf(r);
+      for (let i = 0; i < n; i++) spec[`k${i}`] = i;
+    }),
+    s("wide-integration", "spec.integration has 100,000+ unknown keys; the engine and timeout are appended", (r, n) => {
+      const integration: Json = {};
+      for (let i = 0; i < n; i++) integration[`k${i}`] = "v";
+      specOf(r).integration = integration;
+    }),
+    s(
+      "long-copied-timeout",
+      "a canonical backend's integration.firstEventTimeout is 1.5 MiB of 1s1s… (parsed, then copied into observation)",
+      (r, n) => {
+        canonical(r).integration = { firstEventTimeout: "1s".repeat(n) };
+      },
+    ),
+    s(
+      "long-fraction-timeout",
+      "integration.firstEventTimeout is 1.5 MiB of fraction digits (precision stops, parsing goes on)",
+      (r, n) => {
+        specOf(r).integration = { firstEventTimeout: "0." + "1".repeat(n) + "s" };
+      },
+    ),
+    s(
+      "long-bad-timeout",
+      "integration.firstEventTimeout is a 1.5 MiB run of backslashes (not a duration: not defaulted)",
+      (r, n) => {
+        specOf(r).integration = { firstEventTimeout: "\\".repeat(n) };
+      },
+    ),
+    s("long-runtime", "spec.runtime is a 1.5 MiB run of A (lower-cased into the engine it writes)", (r, n) => {
+      canonical(r).runtime = "A".repeat(n);
+    }),
+    s("escaped-model", "backendConfig.model is a 1.5 MiB run of \\u0001 escapes (copied as written)", (r, n) => {
+      obj(specOf(r).backendConfig).model = "\u0001".repeat(n);
+    }),
+    s("managed-fields-50k", "metadata.managedFields has 50,000+ entries", (r, n) => {
+      const metadata = obj(objectOf(r).metadata);
+      const entry = (metadata.managedFields as Json[])[0];
+      metadata.managedFields = range(n, (i) => ({
+        ...entry,
+        time: `2026-12-05T09:12:${String(i % 60).padStart(2, "0")}Z`,
+      }));
+    }),
+    s("wide-labels", "metadata.labels has 100,000+ keys", (r, n) => {
+      labelsOf(r, n);
+    }),
+    {
+      policy: p,
+      name: "repeated-integration",
+      description: "spec repeats the integration key 50,000+ times (the last one counts)",
+      // JSON.stringify cannot repeat a key: the member is written n times into the text
+      payload: growTo((n) => {
+        const text = payloadOf(base, {}).toString("utf8");
+        const at = text.indexOf('"spec":{') + '"spec":{'.length;
+        return Buffer.from(text.slice(0, at) + '"integration":{"mode":"Offload"},'.repeat(n) + text.slice(at), "utf8");
+      }, target),
+    },
+    ...requestLevelShapes(s),
+  ];
+}
+
 function annotationsOrNew(r: Json): Json {
   const metadata = obj(objectOf(r).metadata);
   metadata.annotations ??= {};
@@ -423,5 +498,6 @@ export function hostileShapes(policy: string, target = HOSTILE_REQUEST_BYTES): H
   if (policy === "cacheblend-injector") return cacheblendShapes(target);
   if (policy === "hicache-injector") return hicacheShapes(target);
   if (policy === "cachebackend-validator") return cachebackendShapes(target);
+  if (policy === "cachebackend-defaulter") return cachebackendDefaulterShapes(target);
   return [];
 }

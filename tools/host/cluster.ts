@@ -9,6 +9,7 @@ import * as yaml from "js-yaml";
 import { LOSSLESS_YAML_SCHEMA, yamlToNode } from "./documents";
 import { CALLBACK_FAILURE, rustDebugOption } from "./rust";
 import { compareKeys, memberSourceNode, serdeJson, valueFromNode, writeString } from "./serde";
+import { fileErrorText } from "../file-errors";
 
 export type KubeObject = Record<string, unknown> & {
   apiVersion?: string;
@@ -53,9 +54,7 @@ export function loadClusterObjects(file: string): KubeObject[] {
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
-    throw new Error(
-      `cannot read cluster objects ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
+    throw new Error(`cannot read cluster objects ${file}: ${fileErrorText(e)}`);
   }
   return parseClusterObjects(text, file);
 }

@@ -73,6 +73,25 @@ function capabilitiesFrom(flags: RunFlags, module: PolicyModule): HostCapabiliti
   };
 }
 
+/** What a monitor-mode policy would have done in protect mode: `monitor: would wire (3 patch operations)`. */
+export function monitorSummary(protect: EvaluationResult): string {
+  const r = protect.response;
+  if (!r) return "monitor: the settings are not valid";
+  if (!r.allowed) return `monitor: would reject: ${r.status?.message ?? "(no message)"}`;
+  const ops = protect.patchOperations ?? [];
+  const skip = r.auditAnnotations?.["skip-reason"];
+  const lines =
+    ops.length > 0
+      ? [
+          `monitor: would wire (${ops.length} patch operation${ops.length === 1 ? "" : "s"}):`,
+          ...ops.map((op) => `  ${JSON.stringify(op)}`),
+        ]
+      : ["monitor: would accept unchanged"];
+  if (skip !== undefined)
+    lines[0] = `monitor: would skip (${skip})${ops.length > 0 ? ` and patch (${ops.length} operation${ops.length === 1 ? "" : "s"}):` : ""}`;
+  return lines.join("\n");
+}
+
 /** Where `run` writes; tests pass their own sinks to run the command in-process. */
 export interface RunOutput {
   stdout: { write(text: string): unknown };
@@ -82,6 +101,10 @@ export interface RunOutput {
 async function runPolicy(moduleUri: string, flags: RunFlags, out: RunOutput): Promise<void> {
   const module = await loadModule(moduleUri, flags);
   const request = loadAdmissionRequest(flags.requestPath);
+  if (flags.allowContextAware && !flags.clusterObjects && !flags.replayHostCapabilitiesInteractions)
+    out.stderr.write(
+      "warning: --allow-context-aware grants lookups, but there is no lookup source: every lookup fails (give --cluster-objects <file> or --replay-host-capabilities-interactions <session>)\n",
+    );
   const opts: EvaluationOptions = {
     settings: settingsFrom(flags),
     capabilities: capabilitiesFrom(flags, module),
@@ -98,6 +121,11 @@ async function runPolicy(moduleUri: string, flags: RunFlags, out: RunOutput): Pr
   for (const w of result.hostWarnings) out.stderr.write(`warning: ${w}\n`);
   if (!result.response) throw new Error(`Provided settings are not valid: ${result.settings.message ?? ""}`);
   out.stdout.write(JSON.stringify(result.response) + "\n");
+  // policy-server in monitor mode logs what the policy decided and applies none of it; say it here
+  if (flags.mode === "monitor") {
+    const asProtect = evaluate(module, request, { ...opts, mode: "protect", timeBudgetMs: null });
+    out.stderr.write(`${monitorSummary(asProtect)}\n`);
+  }
   if (flags.showPatch && result.patchOperations) {
     out.stderr.write(
       `patch operations:\n${result.patchOperations.map((op) => `  ${JSON.stringify(op)}`).join("\n")}\n`,
@@ -128,7 +156,11 @@ export function registerRun(program: Command, out: RunOutput = process): void {
       "answer Kubernetes lookups from a YAML list / stream of objects (cachewarden extension)",
     )
     .option("--sources-path <file>", "kwctl sources.yaml for registry:// modules (insecure_sources use plain HTTP)")
-    .addOption(new Option("--mode <mode>", "policy mode").choices(["protect", "monitor"]).default("protect"))
+    .addOption(
+      new Option("--mode <mode>", "policy mode (monitor: also say on stderr what protect mode would do)")
+        .choices(["protect", "monitor"])
+        .default("protect"),
+    )
     .option("--show-patch", "also print the decoded JSON patch operations on stderr (stdout stays kwctl-identical)")
     .option(
       "--timeout-seconds <seconds>",

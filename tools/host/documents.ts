@@ -3,6 +3,7 @@
 // replay sessions' objects and cluster-object files all come through here.
 import * as fs from "node:fs";
 import * as yaml from "js-yaml";
+import { fileErrorText } from "../file-errors";
 import { formatF64, JsonNode, parseJsonNodes, serdeNumber, valueFromNode } from "./serde";
 
 /** Reads a file (or stdin for `-`) as UTF-8. */
@@ -10,9 +11,7 @@ export function readInput(file: string, what: string): string {
   try {
     return fs.readFileSync(file === "-" ? 0 : file, "utf8");
   } catch (e) {
-    throw new Error(
-      `cannot read ${what} ${file === "-" ? "from stdin" : file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
+    throw new Error(`cannot read ${what} ${file === "-" ? "from stdin" : file}: ${fileErrorText(e)}`);
   }
 }
 

@@ -4,6 +4,7 @@
 import * as fs from "node:fs";
 import { createWapcImports, invokeGuestCall, newCallState, runInitializers } from "./instance";
 import type { GuestCallOptions, GuestCallResult } from "./instance";
+import { fileErrorText } from "../file-errors";
 
 // the call types live with the instance code that uses them (one direction: guest → instance)
 export type { GuestCallOptions, GuestCallResult, HostCallHandler } from "./instance";
@@ -54,7 +55,7 @@ export class PolicyModule {
     try {
       bytes = fs.readFileSync(file);
     } catch (e) {
-      throw new GuestLoadError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new GuestLoadError(`cannot read ${file}: ${fileErrorText(e)}`);
     }
     return new PolicyModule(bytes, file);
   }

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as yaml from "js-yaml";
 import { CALLBACK_FAILURE, rustDebugString } from "./rust";
 import { compareKeys } from "./serde";
+import { fileErrorText } from "../file-errors";
 
 /** Fields of each request variant, in serde order; every one is read with `null` as the default. */
 export const REQUEST_VARIANTS: Record<string, string[]> = {
@@ -116,7 +117,7 @@ export function loadReplaySession(file: string): ReplayExchange[] {
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
-    throw new Error(`cannot read replay session ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new Error(`cannot read replay session ${file}: ${fileErrorText(e)}`);
   }
   return parseReplaySession(text, file);
 }

@@ -78,7 +78,13 @@ export function loadAdmissionRequest(file: string): AdmissionRequest {
 export function toSettings(doc: unknown, source: string): Record<string, unknown> {
   if (doc === null || doc === undefined) return {};
   if (typeof doc !== "object" || Array.isArray(doc)) throw new Error(`${source}: settings must be an object or null`);
-  return doc as Record<string, unknown>;
+  const d = doc as Record<string, unknown>;
+  // a whole policy resource given as settings: the settings are inside it
+  if (typeof d.apiVersion === "string" && typeof d.kind === "string" && d.spec !== null && typeof d.spec === "object")
+    throw new Error(
+      `${source}: this is a ${d.kind} manifest, not settings: pass its spec.settings (e.g. \`yq .spec.settings ${source}\` into a file)`,
+    );
+  return d;
 }
 
 export function loadSettings(file: string): Record<string, unknown> {

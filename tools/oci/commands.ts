@@ -7,6 +7,7 @@ import { discoverPolicies, REPO_ROOT } from "../wasm/index";
 import { readMetadataYaml } from "../wasm/metadata";
 import { pullPolicy, pushPolicy } from "./policy";
 import { defaultSourcesPath, loadInsecureSources, parseReference, RegistryError, RegistryOptions } from "./registry";
+import { fileErrorText } from "../file-errors";
 
 export interface SourceFlags {
   sourcesPath?: string;
@@ -61,11 +62,16 @@ export function publishPlan(prefix: string | undefined, root = REPO_ROOT): Publi
   });
 }
 
+function ociUrlOf(policy: string, root = REPO_ROOT): string | undefined {
+  const meta = readMetadataYaml(path.join(root, "policies", policy, "metadata.yml"), `policies/${policy}/metadata.yml`);
+  return ((meta.annotations ?? {}) as Record<string, string>)["io.kubewarden.policy.ociUrl"];
+}
+
 function readModule(file: string): Buffer {
   try {
     return fs.readFileSync(file);
   } catch (e) {
-    throw new RegistryError(`${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new RegistryError(`${file}: ${fileErrorText(e)}`);
   }
 }
 
@@ -76,21 +82,29 @@ export function registerOci(program: Command, out: { write(text: string): unknow
     .argument("<module>", "the annotated .wasm")
     .argument("<uri>", "registry://host[:port]/repository:tag")
     .option("-f, --force", "push a module without io.kubewarden.metadata")
+    .option("--overwrite", "replace a tag that already holds a different module")
     .option("--sources-path <file>", "kwctl sources.yaml; insecure_sources are reached over plain HTTP")
     .addOption(new Option("-o, --output <format>", "output format").choices(["text", "json"]).default("text"))
-    .action(async (file: string, uri: string, flags: SourceFlags & { force?: boolean; output: string }) => {
-      const ref = parseReference(uri);
-      const result = await pushPolicy(readModule(file), ref, {
-        ...registryOptions(flags),
-        force: flags.force,
-        source: file,
-      });
-      out.write(
-        flags.output === "json"
-          ? `${JSON.stringify({ immutable_ref: result.immutableRef })}\n`
-          : `${result.immutableRef}\n`,
-      );
-    });
+    .action(
+      async (
+        file: string,
+        uri: string,
+        flags: SourceFlags & { force?: boolean; overwrite?: boolean; output: string },
+      ) => {
+        const ref = parseReference(uri, { requireTag: true });
+        const result = await pushPolicy(readModule(file), ref, {
+          ...registryOptions(flags),
+          force: flags.force,
+          overwrite: flags.overwrite,
+          source: file,
+        });
+        out.write(
+          flags.output === "json"
+            ? `${JSON.stringify({ immutable_ref: result.immutableRef })}\n`
+            : `${result.immutableRef}\n`,
+        );
+      },
+    );
 
   program
     .command("publish")
@@ -100,7 +114,8 @@ export function registerOci(program: Command, out: { write(text: string): unknow
     .option("--registry <prefix>", "host[:port]/path the policies go under (default: each metadata ociUrl)")
     .option("--dry-run", "print what would be pushed")
     .option("--sources-path <file>", "kwctl sources.yaml; insecure_sources are reached over plain HTTP")
-    .action(async (flags: SourceFlags & { registry?: string; dryRun?: boolean }) => {
+    .option("--overwrite", "replace tags that already hold a different module")
+    .action(async (flags: SourceFlags & { registry?: string; dryRun?: boolean; overwrite?: boolean }) => {
       const plan = publishPlan(flags.registry || undefined);
       for (const target of plan) {
         if (flags.dryRun) {
@@ -110,9 +125,14 @@ export function registerOci(program: Command, out: { write(text: string): unknow
         const result = await pushPolicy(readModule(target.module), parseReference(target.uri), {
           ...registryOptions(flags),
           source: path.relative(process.cwd(), target.module),
+          overwrite: flags.overwrite,
         });
         out.write(`${target.policy} ${target.uri} ${result.immutableRef}\n`);
       }
+      if (flags.registry && plan.some((t) => !t.uri.startsWith(`registry://${ociUrlOf(t.policy)}:`)))
+        process.stderr.write(
+          `note: deploy/ references each policy's ociUrl, not ${flags.registry}; for a cluster pulling from there write your own tree: node bin/cachewarden.js generate --out my-deploy --registry ${flags.registry}\n`,
+        );
     });
 
   program

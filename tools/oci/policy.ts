@@ -9,6 +9,7 @@ import {
   RegistryClient,
   RegistryError,
   RegistryOptions,
+  sha256Digest,
 } from "./registry";
 
 export const CONFIG_MEDIA_TYPE = "application/vnd.wasm.config.v1+json";
@@ -52,7 +53,7 @@ export interface PushResult {
 export async function pushPolicy(
   wasm: Buffer,
   ref: OciReference,
-  opts: RegistryOptions & { force?: boolean; source?: string } = {},
+  opts: RegistryOptions & { force?: boolean; source?: string; overwrite?: boolean } = {},
 ): Promise<PushResult> {
   if (ref.digest) throw new RegistryError(`${formatReference(ref)}: push needs a tag, not a digest`);
   const metadata = metadataOf(wasm, opts.source ?? "module");
@@ -70,7 +71,15 @@ export async function pushPolicy(
     layers: [{ mediaType: LAYER_MEDIA_TYPE, digest: layer.digest, size: layer.size }],
     ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
   };
-  const manifestDigest = await client.pushManifest(Buffer.from(JSON.stringify(manifest)), ref.tag ?? "latest");
+  const body = Buffer.from(JSON.stringify(manifest));
+  const tag = ref.tag ?? "latest";
+  // a tag is a release: pushing different content under it would change what clusters pinned to it run
+  const existing = await client.tagDigest(tag);
+  if (existing !== undefined && existing !== sha256Digest(body) && !opts.overwrite)
+    throw new RegistryError(
+      `${formatReference(ref)} already holds ${existing}, a different module: raise the version, or pass --overwrite to replace the tag`,
+    );
+  const manifestDigest = await client.pushManifest(body, tag);
   return {
     immutableRef: formatReference({ registry: ref.registry, repository: ref.repository, digest: manifestDigest }),
     manifestDigest,

@@ -3,6 +3,7 @@
 // blob GET with digest verification. Authentication follows the registry's 401 challenge: Basic, or
 // a Bearer token fetched from the realm it names, with credentials from the Docker config file.
 // Every failure is a RegistryError whose message is one line fit for the CLI.
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -22,12 +23,18 @@ export interface OciReference {
 const REFERENCE =
   /^([^/]+)\/([a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*)(?::([\w][\w.-]{0,127}))?(?:@(sha256:[a-f0-9]{64}))?$/;
 
-/** `registry://host[:port]/repo[:tag][@sha256:…]` (the scheme is optional); the tag defaults to `latest`. */
-export function parseReference(uri: string): OciReference {
+/**
+ * `registry://host[:port]/repo[:tag][@sha256:…]` (the scheme is optional); the tag defaults to
+ * `latest` for a pull, as kwctl's. A push must name its tag (`requireTag`): a release pushed to
+ * `latest` by accident is a release nobody can pin.
+ */
+export function parseReference(uri: string, opts: { requireTag?: boolean } = {}): OciReference {
   const rest = uri.startsWith("registry://") ? uri.slice("registry://".length) : uri;
   const m = REFERENCE.exec(rest);
   if (!m) throw new RegistryError(`${uri}: not a registry reference (expected registry://host[:port]/repository:tag)`);
   const [, registry, repository, tag, digest] = m;
+  if (opts.requireTag && tag === undefined && digest === undefined)
+    throw new RegistryError(`${uri}: no tag; a push needs one (e.g. :v0.1.0), latest is not assumed`);
   return { registry, repository, ...(digest ? { digest } : { tag: tag ?? "latest" }) };
 }
 
@@ -49,14 +56,57 @@ export function dockerConfigPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(dir, "config.json");
 }
 
-/** The `auths` entry for a registry host (keys may carry a scheme or a path, as `docker login` writes them). */
+interface DockerConfig {
+  auths?: Record<string, { auth?: string; username?: string; password?: string }>;
+  credsStore?: string;
+  credHelpers?: Record<string, string>;
+}
+
+/**
+ * Credentials from a Docker credential helper (`docker-credential-<name> get`, the registry on
+ * stdin, `{"Username","Secret"}` on stdout), as docker and kwctl run it; undefined when the helper
+ * has none for the registry.
+ */
+export function helperCredentials(helper: string, registry: string, configFile: string): Credentials | undefined {
+  const program = `docker-credential-${helper}`;
+  const r = spawnSync(program, ["get"], { input: registry, encoding: "utf8", timeout: 30_000 });
+  if (r.error)
+    throw new RegistryError(
+      `${configFile} names the credential helper ${helper}, but ${program} cannot be run: ${(r.error as NodeJS.ErrnoException).code ?? r.error.message}`,
+    );
+  if (r.status !== 0) {
+    const said = `${r.stdout}${r.stderr}`.trim();
+    if (/credentials not found/i.test(said)) return undefined;
+    throw new RegistryError(`${program} get failed for ${registry}: ${said.split("\n")[0] || `exit ${r.status}`}`);
+  }
+  let out: { Username?: unknown; Secret?: unknown };
+  try {
+    out = JSON.parse(r.stdout) as typeof out;
+  } catch {
+    throw new RegistryError(`${program} get answered for ${registry} with something that is not JSON`);
+  }
+  if (typeof out.Username !== "string" || typeof out.Secret !== "string")
+    throw new RegistryError(`${program} get answered for ${registry} without Username and Secret`);
+  return { username: out.Username, password: out.Secret };
+}
+
+/**
+ * Credentials for a registry host from the Docker config, in docker's order: the registry's
+ * `credHelpers` entry, else the `credsStore` helper, then the `auths` entry (keys may carry a scheme
+ * or a path, as `docker login` writes them).
+ */
 export function credentialsFor(registry: string, configFile = dockerConfigPath()): Credentials | undefined {
   if (!fs.existsSync(configFile)) return undefined;
-  let config: { auths?: Record<string, { auth?: string; username?: string; password?: string }> };
+  let config: DockerConfig;
   try {
     config = JSON.parse(fs.readFileSync(configFile, "utf8")) as typeof config;
   } catch (e) {
     throw new RegistryError(`${configFile}: not valid JSON: ${(e as Error).message}`);
+  }
+  const helper = config.credHelpers?.[registry] ?? config.credsStore;
+  if (helper) {
+    const found = helperCredentials(helper, registry, configFile);
+    if (found) return found;
   }
   for (const [key, entry] of Object.entries(config.auths ?? {})) {
     const host = key.replace(/^[a-z]+:\/\//, "").replace(/\/.*$/, "");
@@ -144,6 +194,21 @@ function networkMessage(err: unknown): string {
   return (err as Error).message ?? String(err);
 }
 
+/** A TLS handshake with a server that speaks plain HTTP fails with one of these. */
+const PLAIN_HTTP_SIGNS = /EPROTO|ERR_SSL_WRONG_VERSION_NUMBER|wrong version number|packet length too long|ECONNRESET/;
+
+/**
+ * Why a registry could not be reached, on one line; a TLS failure (what a plain-HTTP registry gives
+ * an HTTPS client) names the fix: list it as insecure, as kwctl asks.
+ */
+function unreachable(registry: string, base: string, err: unknown): string {
+  const message = networkMessage(err);
+  const head = `registry ${registry} is unreachable at ${base}: `;
+  if (!base.startsWith("https:") || !PLAIN_HTTP_SIGNS.test(message)) return head + message.split("\n")[0];
+  const code = (err as { cause?: { code?: string } }).cause?.code ?? "TLS error";
+  return `${head}${code} (the TLS handshake failed); if ${registry} serves plain HTTP, list it under insecure_sources in a kwctl sources.yaml and pass --sources-path <file>`;
+}
+
 export const MANIFEST_MEDIA_TYPE = "application/vnd.oci.image.manifest.v1+json";
 const DOCKER_MANIFEST_MEDIA_TYPE = "application/vnd.docker.distribution.manifest.v2+json";
 
@@ -177,7 +242,7 @@ export class RegistryClient {
       } catch (e) {
         if ((e as Error).name === "TimeoutError")
           throw new RegistryError(`registry ${this.ref.registry} did not answer ${method} within the timeout`);
-        throw new RegistryError(`registry ${this.ref.registry} is unreachable at ${this.base}: ${networkMessage(e)}`);
+        throw new RegistryError(unreachable(this.ref.registry, this.base, e));
       }
     };
     let res = await attempt();
@@ -274,6 +339,18 @@ export class RegistryClient {
     if (echoed && echoed !== digest)
       throw new RegistryError(`registry ${this.ref.registry} stored the manifest as ${echoed}, expected ${digest}`);
     return digest;
+  }
+
+  /** The digest a tag points at now, or undefined when the registry has no such tag. */
+  async tagDigest(tag: string): Promise<string | undefined> {
+    const res = await this.send("HEAD", this.url("manifests", tag), {
+      headers: { accept: `${MANIFEST_MEDIA_TYPE}, ${DOCKER_MANIFEST_MEDIA_TYPE}` },
+    });
+    if (res.status === 404) return undefined;
+    const digest = res.headers.get("docker-content-digest");
+    if (res.ok && digest) return digest;
+    if (res.ok) return (await this.getManifest(tag)).digest;
+    throw new RegistryError(`registry ${this.ref.registry} answered HTTP ${res.status} to a check of tag ${tag}`);
   }
 
   async getManifest(reference: string): Promise<{ body: Buffer; digest: string; mediaType: string }> {

@@ -24,7 +24,8 @@ const FAIL_ON_VALUES: readonly FailOn[] = [...OUTCOMES, "broken"];
 function parseFailOn(value: string): FailOn[] {
   const list = value
     .split(",")
-    .map((v) => v.trim())
+    // `would wire` and `would-wire` name the same outcome
+    .map((v) => v.trim().replace(/\s+/g, "-"))
     .filter((v) => v !== "");
   for (const v of list)
     if (!FAIL_ON_VALUES.includes(v as FailOn))
@@ -48,6 +49,25 @@ export function failures(report: PreviewReport, failOn: readonly FailOn[]): stri
   return found.join(", ");
 }
 
+/**
+ * Why the run checked nothing it was asked to, so a CI gate must fail whatever `--fail-on` says:
+ * no policy to evaluate (with how to build them), a policy left out (unbuilt, bad settings, no
+ * local module), no object in the dumps.
+ */
+export function checkedNothing(report: PreviewReport): string[] {
+  const out: string[] = [];
+  if (report.policies.length === 0)
+    out.push(
+      "no policy was evaluated: build them first (`npm run build` or `node bin/cachewarden.js build`), or point --policies at built policies",
+    );
+  if (report.problems.length > 0)
+    out.push(
+      `${report.problems.length} ${report.problems.length === 1 ? "policy was" : "policies were"} left out (see "Policy problems")`,
+    );
+  if (report.objects === 0) out.push("the dumps hold no object to preview");
+  return out;
+}
+
 export async function runPreview(dumps: string[], flags: PreviewFlags, out: PreviewOutput): Promise<number> {
   const report = await preview(dumps, {
     policies: flags.policies,
@@ -57,10 +77,11 @@ export async function runPreview(dumps: string[], flags: PreviewFlags, out: Prev
   });
   const render = { table: renderText, json: renderJson, markdown: renderMarkdown }[flags.output];
   out.stdout.write(render(report, { showPatch: flags.showPatch }));
+  const nothing = checkedNothing(report);
+  for (const line of nothing) out.stderr.write(`cachewarden: preview failed: ${line}\n`);
   const failed = failures(report, flags.failOn ?? []);
-  if (failed === "") return 0;
-  out.stderr.write(`cachewarden: preview failed (--fail-on): ${failed}\n`);
-  return 1;
+  if (failed !== "") out.stderr.write(`cachewarden: preview failed (--fail-on): ${failed}\n`);
+  return nothing.length > 0 || failed !== "" ? 1 : 0;
 }
 
 export function registerPreview(program: Command, out: PreviewOutput = process): void {

@@ -25,18 +25,29 @@ export interface Dump {
 // space) and ends at a `...` line; inside block scalars such lines would be indented.
 const DOCUMENT_MARKER = /^(---|\.\.\.)(\s.*)?$/;
 
-/** The non-blank documents of a stream as text, numbered from 1 in order. */
-export function splitDocuments(text: string): { index: number; text: string }[] {
+/**
+ * The non-blank documents of a stream as text, numbered from 1 in order, each with the file line
+ * (1-based) its text starts on, so a parse error can name the line of the file, not of the document.
+ */
+export function splitDocuments(text: string): { index: number; text: string; line: number }[] {
   const trimmed = text.trimStart();
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) return [{ index: 1, text }];
-  const chunks: string[][] = [[]];
-  for (const line of text.split(/\r?\n/)) {
-    const m = DOCUMENT_MARKER.exec(line);
-    if (!m) chunks[chunks.length - 1].push(line);
-    else chunks.push(m[1] === "---" && m[2] && m[2].trim() !== "" ? [m[2].trim()] : []);
-  }
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) return [{ index: 1, text, line: 1 }];
+  const chunks: { lines: string[]; line: number }[] = [{ lines: [], line: 1 }];
+  text.split(/\r?\n/).forEach((l, i) => {
+    const m = DOCUMENT_MARKER.exec(l);
+    if (!m) chunks[chunks.length - 1].lines.push(l);
+    else if (m[1] === "---" && m[2] && m[2].trim() !== "") chunks.push({ lines: [m[2].trim()], line: i + 1 });
+    else chunks.push({ lines: [], line: i + 2 });
+  });
   const blank = (l: string): boolean => l.trim() === "" || l.trimStart().startsWith("#");
-  return chunks.filter((lines) => !lines.every(blank)).map((lines, i) => ({ index: i + 1, text: lines.join("\n") }));
+  return chunks
+    .filter((c) => !c.lines.every(blank))
+    .map((c, i) => ({ index: i + 1, text: c.lines.join("\n"), line: c.line }));
+}
+
+/** A YAML error's `(line:column)`, which counts from the document's start, moved to the file's lines. */
+export function fileLines(message: string, firstLine: number): string {
+  return message.replace(/\((\d+):(\d+)\)/, (_m, l: string, c: string) => `(${Number(l) + firstLine - 1}:${c})`);
 }
 
 function describe(value: unknown): string {
@@ -90,7 +101,7 @@ export function parseDump(text: string, file: string, into: Dump = { objects: []
     try {
       value = parseJsonOrYaml(doc.text, source);
     } catch (e) {
-      into.broken.push({ source, reason: (e as Error).message.replace(`${source}: `, "") });
+      into.broken.push({ source, reason: fileLines((e as Error).message.replace(`${source}: `, ""), doc.line) });
       continue;
     }
     addDocument(value, source, into);
@@ -98,18 +109,12 @@ export function parseDump(text: string, file: string, into: Dump = { objects: []
   return into;
 }
 
-/** Reads every file (`-` = stdin); an unreadable file is a broken entry, not an abort. */
+/**
+ * Reads every file (`-` = stdin). A file that cannot be read (a mistyped path, a directory) stops
+ * the run: a preview of fewer objects than asked would pass a CI gate having checked nothing.
+ */
 export function readDumps(files: readonly string[]): Dump {
   const dump: Dump = { objects: [], broken: [] };
-  for (const file of files) {
-    let text: string;
-    try {
-      text = readInput(file, "dump");
-    } catch (e) {
-      dump.broken.push({ source: file, reason: (e as Error).message });
-      continue;
-    }
-    parseDump(text, file === "-" ? "stdin" : file, dump);
-  }
+  for (const file of files) parseDump(readInput(file, "dump"), file === "-" ? "stdin" : file, dump);
   return dump;
 }

@@ -14,6 +14,7 @@ import { PolicyModule } from "../host/guest";
 import { metadataContextAwareResources, readPolicyMetadata } from "../host/metadata";
 import type { PolicyMode } from "../host/response";
 import { parseDump } from "./dump";
+import { fileErrorText } from "../file-errors";
 
 export interface PolicyRule {
   apiGroups: string[];
@@ -258,7 +259,11 @@ export function policiesFromRendered(text: string, file: string, modulesDir: str
 function kustomize(dir: string): string {
   const r = spawnSync("kubectl", ["kustomize", dir], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   if (r.error)
-    throw new Error(`kubectl kustomize ${dir}: ${(r.error as NodeJS.ErrnoException).code ?? r.error.message}`);
+    throw new Error(
+      (r.error as NodeJS.ErrnoException).code === "ENOENT"
+        ? `kubectl kustomize ${dir}: kubectl is not installed (it renders kustomizations; install kubectl or pass rendered YAML)`
+        : `kubectl kustomize ${dir}: ${fileErrorText(r.error)}`,
+    );
   if (r.status !== 0) throw new Error(`kubectl kustomize ${dir} failed: ${r.stderr.trim().split("\n")[0]}`);
   return r.stdout;
 }
@@ -296,7 +301,7 @@ function readPolicies(where: string | undefined, modulesDir: string): LoadedPoli
   try {
     stat = fs.statSync(target);
   } catch (e) {
-    throw new Error(`cannot read policies ${target}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new Error(`cannot read policies ${target}: ${fileErrorText(e)}`);
   }
   if (stat.isFile()) {
     return policiesFromRendered(fs.readFileSync(target, "utf8"), target, modulesDir, path.dirname(target));

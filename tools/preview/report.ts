@@ -98,11 +98,25 @@ export function renderText(report: PreviewReport, opts: RenderOptions = {}): str
   const totals = totalsRows(report);
   out.push("", "Totals per policy");
   out.push(
-    ...table(["POLICY", ...OUTCOMES.map((o) => o.toUpperCase())], totals.policies, [false, true, true, true, true]),
+    ...table(["POLICY", ...OUTCOMES.map((o) => o.toUpperCase())], totals.policies, [
+      false,
+      ...OUTCOMES.map(() => true),
+    ]),
   );
   if (totals.reasons.length > 0) {
     out.push("", "Totals per skip reason");
     out.push(...table(["REASON", "COUNT"], totals.reasons, [false, true]));
+  }
+  const leftOut = Object.entries(report.leftOut);
+  if (leftOut.length > 0) {
+    out.push("", "Not previewed (no policy evaluates these kinds)");
+    out.push(
+      ...table(
+        ["KIND", "OBJECTS"],
+        leftOut.map(([k, n]) => [k, String(n)]),
+        [false, true],
+      ),
+    );
   }
   if (report.broken.length > 0) {
     out.push("", "Broken documents (left out)");
@@ -151,6 +165,16 @@ export function renderMarkdown(report: PreviewReport, opts: RenderOptions = {}):
   out.push(...mdTable(["Policy", ...OUTCOMES], totals.policies));
   if (totals.reasons.length > 0)
     out.push("", "### Totals per skip reason", "", ...mdTable(["Reason", "Count"], totals.reasons));
+  if (Object.keys(report.leftOut).length > 0)
+    out.push(
+      "",
+      "### Not previewed (no policy evaluates these kinds)",
+      "",
+      ...mdTable(
+        ["Kind", "Objects"],
+        Object.entries(report.leftOut).map(([k, n]) => [k, String(n)]),
+      ),
+    );
   if (report.broken.length > 0) {
     out.push("", "### Broken documents (left out)", "");
     for (const b of report.broken) out.push(`- \`${b.source}\`: ${md(b.reason)}`);

@@ -1,9 +1,12 @@
 // `cachewarden preview`: every policy that applies, evaluated on every object of a dump the way
 // policy-server would (settings validated once per policy, then one fresh-instance `validate` per
 // request, lookups answered from the dump for the resources the policy is granted), and each answer
-// classified: wired (mutated), skipped (accepted with a `skip-reason` audit annotation, the pod
-// injectors' way of reporting why they left a pod alone), rejected, untouched.
-import type { Operation } from "fast-json-patch";
+// classified: wired (a pod mutated), skipped (accepted with a `skip-reason` audit annotation, the pod
+// injectors' way of reporting why they left a pod alone), rejected, untouched, defaulted (any other
+// object mutated: the CacheBackend defaulter); a policy in monitor mode is evaluated as in protect
+// mode and says what it would do (would-wire, would-reject, would-default); a wired pod the
+// namespace's Pod Security `enforce` level refuses is `refused`.
+import { applyPatch, type Operation } from "fast-json-patch";
 import type { ContextAwareResource } from "../host/metadata";
 import type { KubeObject } from "../host/cluster";
 import { guestPayloads, validateSettings } from "../host/evaluate";
@@ -12,9 +15,20 @@ import { PolicyModule } from "../host/guest";
 import { serdeJson } from "../host/serde";
 import { BrokenDocument, readDumps } from "./dump";
 import { loadPolicies, PolicyProblem, PreviewPolicy } from "./policies";
-import { applicability, namespaceLabels, Subject, subjectsOf } from "./subjects";
+import { applicability, namespaceLabels, ownedByWorkload, Subject, subjectsOf } from "./subjects";
+import { formatViolations, namespacePodSecurity, violations } from "../podsecurity/levels";
 
-export const OUTCOMES = ["wired", "skipped", "rejected", "untouched"] as const;
+export const OUTCOMES = [
+  "wired",
+  "would-wire",
+  "skipped",
+  "rejected",
+  "would-reject",
+  "refused",
+  "untouched",
+  "defaulted",
+  "would-default",
+] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export interface PreviewRow {
@@ -52,6 +66,8 @@ export interface PreviewReport {
   };
   broken: BrokenDocument[];
   problems: PolicyProblem[];
+  /** objects no policy evaluates and none reads, by kind (`Rollout: 2`): what the preview did not check */
+  leftOut: Record<string, number>;
 }
 
 export interface PreviewOptions {
@@ -76,8 +92,12 @@ function grantedObjects(objects: readonly KubeObject[], grants: readonly Context
 
 const SKIP_WARNING = /^[^:]+: injection skipped \(([^)]*)\): (.*)$/s;
 
-/** Wired / skipped / rejected / untouched, with the reason and message a reader needs. */
-export function classify(result: PoolResult): Pick<PreviewRow, "outcome" | "reason" | "message" | "patch"> {
+/** Wired / skipped / rejected / untouched / defaulted, with the reason and message a reader needs;
+ *  a mutation of an object of `kind` other than Pod is `defaulted`. */
+export function classify(
+  result: PoolResult,
+  kind = "Pod",
+): Pick<PreviewRow, "outcome" | "reason" | "message" | "patch"> {
   const r = result.response;
   const patch = result.patchOperations && result.patchOperations.length > 0 ? result.patchOperations : undefined;
   const warnings = r.warnings ?? [];
@@ -93,7 +113,7 @@ export function classify(result: PoolResult): Pick<PreviewRow, "outcome" | "reas
     };
   }
   return {
-    outcome: patch ? "wired" : "untouched",
+    outcome: patch ? (kind === "Pod" ? "wired" : "defaulted") : "untouched",
     reason: "",
     message: warnings.join("; "),
     ...(patch ? { patch } : {}),
@@ -101,7 +121,47 @@ export function classify(result: PoolResult): Pick<PreviewRow, "outcome" | "reas
 }
 
 function emptyTotals(): Record<Outcome, number> {
-  return { wired: 0, skipped: 0, rejected: 0, untouched: 0 };
+  return Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+}
+
+/** A monitor-mode answer says what the policy would do; policy-server applies none of it. */
+function asMonitor(row: Pick<PreviewRow, "outcome" | "reason" | "message" | "patch">): typeof row {
+  if (row.outcome === "wired") return { ...row, outcome: "would-wire" };
+  if (row.outcome === "rejected") return { ...row, outcome: "would-reject" };
+  if (row.outcome === "defaulted") return { ...row, outcome: "would-default" };
+  return row;
+}
+
+const POD_KIND = "v1 Pod";
+
+/**
+ * A wired pod checked against its namespace's Pod Security labels: `refused` with the API server's
+ * reason when the `enforce` level forbids the patched pod, the `warn` level's findings as a note.
+ */
+function withPodSecurity(
+  row: Pick<PreviewRow, "outcome" | "reason" | "message" | "patch">,
+  s: Subject,
+  labelsOfNamespace: (namespace: string) => Record<string, string>,
+): typeof row {
+  if (row.outcome !== "wired" || !row.patch || s.namespace === null) return row;
+  const object = s.request.object as Record<string, unknown>;
+  if (`${String(object.apiVersion)} ${String(object.kind)}` !== POD_KIND) return row;
+  let patched: unknown;
+  try {
+    patched = applyPatch(structuredClone(object), row.patch, false, false).newDocument;
+  } catch {
+    return row; // a patch that does not apply is reported by its own row, not as Pod Security
+  }
+  let out = row;
+  for (const ps of namespacePodSecurity(labelsOfNamespace(s.namespace))) {
+    const found = violations(ps.level, patched, ps.version);
+    if (found.length === 0) continue;
+    const text = formatViolations(ps.level, ps.version, found);
+    if (ps.mode === "enforce") out = { ...out, outcome: "refused", reason: "pod-security", message: text };
+    else if (out.outcome !== "refused")
+      out = { ...out, message: [out.message, `Pod Security warning: ${text}`].filter(Boolean).join("; ") };
+  }
+  return out;
 }
 
 export async function preview(dumpFiles: readonly string[], opts: PreviewOptions = {}): Promise<PreviewReport> {
@@ -135,7 +195,15 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
   const labelsOfNamespace = namespaceLabels(dump.objects);
   const allObjects = dump.objects.map((o) => o.object);
 
-  const rows: (PreviewRow | { pending: number; base: Omit<PreviewRow, "outcome" | "reason" | "message"> })[] = [];
+  type Pending = {
+    pending: number;
+    /** the request's kind: a mutated Pod is wired, any other object defaulted */
+    kind: string;
+    base: Omit<PreviewRow, "outcome" | "reason" | "message">;
+    subject: Subject;
+    monitor: boolean;
+  };
+  const rows: (PreviewRow | Pending)[] = [];
   const jobs: PoolJob[] = [];
   for (const s of subjects) {
     for (const [index, { policy }] of policies.entries()) {
@@ -146,10 +214,22 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
         rows.push({ ...base, outcome: "untouched", reason: `not selected (${a.excludedBy})`, message: "" });
         continue;
       }
-      rows.push({ pending: jobs.length, base });
+      rows.push({
+        pending: jobs.length,
+        kind: String((s.request.kind as { kind?: unknown }).kind),
+        base,
+        subject: s,
+        monitor: policy.mode === "monitor",
+      });
       jobs.push({ policy: index, request: s.request, payload: guestPayloads(s.request, policy.settings).validate });
     }
   }
+  const leftOut = leftOutKinds(
+    dump.objects,
+    subjects,
+    policies.map((p) => p.policy),
+    labelsOfNamespace,
+  );
 
   const poolPolicies: PoolPolicy[] = policies.map(({ policy, module }) => {
     const granted = grantedObjects(allObjects, policy.contextAwareResources);
@@ -157,7 +237,8 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
       moduleBytes: module.bytes,
       source: policy.modulePath,
       options: {
-        mode: policy.mode,
+        // monitor mode is evaluated as protect, so the row can say what the policy would do
+        mode: "protect",
         allowedToMutate: policy.mutating,
         policyId: policy.id,
         ...(policy.message !== undefined ? { customMessage: policy.message } : {}),
@@ -184,9 +265,14 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
     },
   });
 
-  const finalRows: PreviewRow[] = rows.map((r) =>
-    "pending" in r ? { ...r.base, ...classify(results[r.pending]) } : r,
-  );
+  const finalRows: PreviewRow[] = rows.map((r) => {
+    if (!("pending" in r)) return r;
+    const answer = classify(results[r.pending], r.kind);
+    return {
+      ...r.base,
+      ...(r.monitor ? asMonitor(answer) : withPodSecurity(answer, r.subject, labelsOfNamespace)),
+    };
+  });
   const totals: PreviewReport["totals"] = { policies: {}, reasons: {} };
   for (const { policy } of policies) totals.policies[policy.name] = emptyTotals();
   for (const row of finalRows) {
@@ -211,5 +297,31 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
     totals,
     broken,
     problems,
+    leftOut,
   };
+}
+
+/**
+ * Objects of the dump no policy evaluated (neither they nor a pod template of theirs matched a
+ * policy's rules), by kind, leaving out what the policies only read (their granted kinds), the
+ * Namespaces (read for selectors and Pod Security) and workloads previewed through their owner.
+ */
+function leftOutKinds(
+  objects: readonly { object: KubeObject; source: string }[],
+  subjects: readonly Subject[],
+  policies: readonly PreviewPolicy[],
+  labelsOfNamespace: (namespace: string) => Record<string, string>,
+): Record<string, number> {
+  const read = new Set(policies.flatMap((p) => p.contextAwareResources.map((r) => `${r.apiVersion} ${r.kind}`)));
+  read.add("v1 Namespace");
+  const evaluated = new Set<string>();
+  for (const s of subjects)
+    if (policies.some((p) => applicability(p, s, labelsOfNamespace).applies)) evaluated.add(s.source);
+  const out: Record<string, number> = {};
+  for (const { object, source } of objects) {
+    const key = `${object.apiVersion} ${object.kind}`;
+    if (read.has(key) || ownedByWorkload(object) || evaluated.has(source)) continue;
+    out[String(object.kind)] = (out[String(object.kind)] ?? 0) + 1;
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

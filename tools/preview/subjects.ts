@@ -1,6 +1,8 @@
 // What the API server would send each policy for a dumped object: the object itself as a CREATE,
-// and for a Deployment or StatefulSet also the Pod its template would create (namespace from the
-// owner), since the pod injectors act on pods that do not exist yet. Matching follows the webhook
+// and for a workload (Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob) also the Pod its
+// template would create (namespace from the owner), since the pod injectors act on pods that do not
+// exist yet. A ReplicaSet or Job whose controller is a Deployment or CronJob is left to its owner's
+// row (the dump holds both; the owner's template is what the next rollout uses). Matching follows the webhook
 // configuration the Kubewarden controller writes: rules (group, version, resource, CREATE), an
 // AdmissionPolicy's own namespace, namespaceSelector and objectSelector.
 import { AdmissionRequest, pluralResource, requestFromManifest } from "../host/request";
@@ -20,7 +22,33 @@ export interface Subject {
   request: AdmissionRequest;
 }
 
-const TEMPLATE_OWNERS = new Set(["apps/v1 Deployment", "apps/v1 StatefulSet"]);
+/** Workload kinds and where their pod template is. */
+const TEMPLATE_PATHS: Record<string, string[]> = {
+  "apps/v1 Deployment": ["spec", "template"],
+  "apps/v1 StatefulSet": ["spec", "template"],
+  "apps/v1 DaemonSet": ["spec", "template"],
+  "apps/v1 ReplicaSet": ["spec", "template"],
+  "batch/v1 Job": ["spec", "template"],
+  "batch/v1 CronJob": ["spec", "jobTemplate", "spec", "template"],
+};
+/** A ReplicaSet made by a Deployment, a Job made by a CronJob: the owner's row stands for its pods. */
+const OWNED_BY: Record<string, string> = { ReplicaSet: "Deployment", Job: "CronJob" };
+
+/** Whether the object's pods are previewed through its controller's template instead. */
+export function ownedByWorkload(object: KubeObject): boolean {
+  const owner = OWNED_BY[String(object.kind)];
+  const refs = (object.metadata as Record<string, unknown> | undefined)?.ownerReferences;
+  return (
+    owner !== undefined &&
+    Array.isArray(refs) &&
+    refs.some((r) => isObject(r) && r.kind === owner && r.controller === true)
+  );
+}
+
+/** Whether the object is a workload whose pod template is previewed. */
+export function isTemplateOwner(object: KubeObject): boolean {
+  return `${object.apiVersion} ${object.kind}` in TEMPLATE_PATHS;
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -49,10 +77,11 @@ function subject(object: KubeObject, display: string, source: string): Subject {
 
 /** The Pod a workload's template would create; null (with a broken entry) when there is no template. */
 function templatePod(owner: KubeObject, source: string, broken: BrokenDocument[]): KubeObject | null {
-  const spec = (owner as Record<string, unknown>).spec;
-  const template = isObject(spec) ? spec.template : undefined;
+  const at = TEMPLATE_PATHS[`${owner.apiVersion} ${owner.kind}`];
+  let template: unknown = owner;
+  for (const key of at) template = isObject(template) ? template[key] : undefined;
   if (!isObject(template)) {
-    broken.push({ source, reason: `${owner.kind}/${owner.metadata?.name}: spec.template is not an object` });
+    broken.push({ source, reason: `${owner.kind}/${owner.metadata?.name}: ${at.join(".")} is not an object` });
     return null;
   }
   const metadata = isObject(template.metadata) ? { ...template.metadata } : {};
@@ -68,7 +97,7 @@ export function subjectsOf(item: DumpObject, broken: BrokenDocument[]): Subject[
   const { object, source } = item;
   const name = String(object.metadata?.name);
   const out = [subject(object, `${object.kind}/${name}`, source)];
-  if (TEMPLATE_OWNERS.has(`${object.apiVersion} ${object.kind}`)) {
+  if (isTemplateOwner(object) && !ownedByWorkload(object)) {
     const pod = templatePod(object, source, broken);
     if (pod) out.push(subject(pod, `${object.kind}/${name} (pod template)`, source));
   }

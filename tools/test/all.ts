@@ -1,11 +1,13 @@
 // The whole test suite, in CI order: build every policy (with its gates), type-check the Node
-// tooling, lint and format-check the sources, run the as-pect unit specs, then the node:test
-// suites. Ends with one line CI reads: `<passed> passed, <failed> failed`. A run with no test at
+// tooling, lint and format-check the sources, run the as-pect unit specs, then start one real
+// kube-apiserver and etcd (tools/test/kube.ts; built from tests/kube on first use) and run the
+// node:test suites against it. Ends with one line CI reads: `<passed> passed, <failed> failed`. A run with no test at
 // all is a failure.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { runAspect } from "./aspect";
+import { KUBE_ENV, requestCounts, startKubeServer } from "./kube";
 
 const root = path.resolve(__dirname, "..", "..");
 
@@ -41,7 +43,7 @@ export function parseNodeTestSummary(output: string): { pass: number; fail: numb
 /** what `npm run fmt` formats (package.json's fmt script lists the same) */
 const FORMATTED = ["assembly", "policies", "tools", "tests", "bin", "eslint.config.mjs", "stryker.config.mjs"];
 
-function main(): void {
+async function main(): Promise<void> {
   let passed = 0;
   let failed = 0;
   const bin = path.join(root, "bin", "cachewarden.js");
@@ -82,7 +84,6 @@ function main(): void {
     failed++;
   }
 
-  step("node:test suites");
   const files = findTestFiles(path.join(root, "tests")).concat(
     ...fs
       .readdirSync(path.join(root, "policies"), { withFileTypes: true })
@@ -93,6 +94,25 @@ function main(): void {
     console.log("no node:test files found");
     failed++;
   } else {
+    // one kube-apiserver for every test file (tests/helpers/apiserver.ts reads CACHEWARDEN_KUBE)
+    step("kube-apiserver and etcd (built from tests/kube, reused while unchanged)");
+    const started = Date.now();
+    const kube = await startKubeServer((s) => console.log(s)).catch((e: Error) => {
+      // counted, and the suites still run: each test that needs the server then fails saying why
+      console.log(`no kube-apiserver for the suites: ${e.message}`);
+      failed++;
+      return undefined;
+    });
+    if (kube) {
+      console.log(`kube-apiserver ready at ${kube.url} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      const info = path.join(kube.dir, "server.json");
+      fs.writeFileSync(
+        info,
+        JSON.stringify({ kubeconfig: kube.kubeconfig, url: kube.url, dir: kube.dir, bin: kube.bin }),
+      );
+      process.env[KUBE_ENV] = info;
+    }
+    step("node:test suites");
     const nt = run(process.execPath, [
       "--import",
       "tsx",
@@ -113,10 +133,17 @@ function main(): void {
       }
       if (nt.code !== 0 && s.fail === 0) failed++;
     }
+    if (kube) {
+      await requestCounts(kube).then(
+        (n) => console.log(`kube-apiserver answered ${n.total} requests, ${n.dryRun} of them dry runs`),
+        (e: Error) => console.log(`kube-apiserver request counts unavailable: ${e.message}`),
+      );
+      await kube.stop();
+    }
   }
 
   console.log(`\n${passed} passed, ${failed} failed`);
   process.exit(failed === 0 && passed > 0 ? 0 : 1);
 }
 
-if (require.main === module) main();
+if (require.main === module) void main();

@@ -16,6 +16,7 @@ import {
   USAGE_ANNOTATION,
 } from "./metadata";
 import { encodeCustomSection, METADATA_SECTION } from "./wasm";
+import { fileErrorText } from "../file-errors";
 
 export class AnnotateError extends Error {}
 
@@ -123,9 +124,7 @@ function readText(file: string, what: string): string {
   try {
     return fs.readFileSync(file, "utf8");
   } catch (e) {
-    throw new AnnotateError(
-      `${file}: cannot read ${what} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-    );
+    throw new AnnotateError(`${file}: cannot read ${what} (${fileErrorText(e)})`);
   }
 }
 
@@ -133,9 +132,7 @@ function readBytes(file: string): Buffer {
   try {
     return fs.readFileSync(file);
   } catch (e) {
-    throw new AnnotateError(
-      `${file}: cannot read module (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-    );
+    throw new AnnotateError(`${file}: cannot read module (${fileErrorText(e)})`);
   }
 }
 

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import { PolicyModule, WAPC_HOST_FUNCTIONS } from "../host/guest";
 import { metadataProblems } from "./metadata";
 import { formatFuncType, METADATA_SECTION, readStructure, sameFuncType, WasmStructure } from "./wasm";
+import { fileErrorText } from "../file-errors";
 
 export class GateError extends Error {}
 
@@ -207,7 +208,7 @@ export function checkModuleFile(file: string, opts: GateOptions): string[] {
   try {
     bytes = fs.readFileSync(file);
   } catch (e) {
-    return [`cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`];
+    return [`cannot read (${fileErrorText(e)})`];
   }
   return gateProblems(bytes, file, opts);
 }

@@ -3,6 +3,7 @@
 import * as fs from "node:fs";
 import { USAGE_ANNOTATION } from "./metadata";
 import { formatFuncType, METADATA_SECTION, readStructure } from "./wasm";
+import { fileErrorText } from "../file-errors";
 
 export interface InspectReport {
   file: string;
@@ -61,7 +62,7 @@ export function inspectFile(file: string): InspectReport {
   try {
     bytes = fs.readFileSync(file);
   } catch (e) {
-    throw new Error(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new Error(`cannot read ${file}: ${fileErrorText(e)}`);
   }
   return inspectModule(bytes, file);
 }

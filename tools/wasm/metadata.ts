@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import Ajv, { ErrorObject } from "ajv";
 import * as yaml from "js-yaml";
+import { fileErrorText } from "../file-errors";
 
 export class MetadataError extends Error {}
 
@@ -235,7 +236,7 @@ export function readMetadataYaml(file: string, label = file): Record<string, unk
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
-    throw new MetadataError(`${label}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new MetadataError(`${label}: cannot read (${fileErrorText(e)})`);
   }
   let doc: unknown;
   try {

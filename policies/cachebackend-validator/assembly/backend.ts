@@ -12,31 +12,30 @@ import {
   readStringAt,
   readInt32At,
   readBoolAt,
+  readDurationAt,
   readStringMapAt,
   invalidJsonValue,
   presentAt,
   MUST_BE_OBJECT,
   MUST_BE_STRING,
   trimGoSpace,
-  goLowerAscii,
 } from "../../../assembly/validate/index";
-import { KERNEL_CHECK_ANNOTATION, effectiveRuntime } from "../../../assembly/keys/index";
+import {
+  KERNEL_CHECK_ANNOTATION,
+  TYPE_EXTERNAL,
+  TYPE_LMCACHE,
+  TYPE_MOONCAKE,
+  effectiveCacheType,
+  effectiveRuntime,
+  isCanonicalSpec,
+  isNfsStorage,
+  runtimeIdOf,
+} from "../../../assembly/keys/index";
 import { Quantity, parseQuantity, quantityOfValue, readQuantityAt } from "../../../assembly/validate/quantity";
 import { uninitializedI32s } from "../../../assembly/util/memory";
 
-// ---- names of the API (docs/policies/cachebackend-validator.md#fields) ----
-// @ts-ignore: decorator
-@lazy
-export const TYPE_LMCACHE = "LMCache";
-// @ts-ignore: decorator
-@lazy
-export const TYPE_HICACHE = "SGLangHiCache";
-// @ts-ignore: decorator
-@lazy
-export const TYPE_MOONCAKE = "Mooncake";
-// @ts-ignore: decorator
-@lazy
-export const TYPE_EXTERNAL = "External";
+// ---- names of the API (docs/policies/cachebackend-validator.md#fields; the types and NFS are
+// shared, assembly/keys/inferencecache.ts) ----
 // @ts-ignore: decorator
 @lazy
 export const PROVIDER_REDIS = "Redis";
@@ -46,9 +45,6 @@ export const PROVIDER_LMCACHE_SERVER = "LMCacheServer";
 // @ts-ignore: decorator
 @lazy
 export const PROVIDER_MOONCAKE = "Mooncake";
-// @ts-ignore: decorator
-@lazy
-export const PROVIDER_NFS = "NFS";
 // @ts-ignore: decorator
 @lazy
 export const OWNERSHIP_MANAGED = "Managed";
@@ -220,7 +216,7 @@ export class Backend {
 
   /** canonical ⇔ runtime set, or lmCache or remoteStorage present */
   get canonical(): bool {
-    return this.runtime.length > 0 || this.lmCache !== null || this.remoteStorage !== null;
+    return isCanonicalSpec(this.runtime.length > 0, this.lmCache !== null, this.remoteStorage !== null);
   }
 
   /** effective runtime: runtime, else integration.engine, normalized; else VLLM */
@@ -234,7 +230,7 @@ export class Backend {
   get runtimeId(): string {
     let id = this.runtimeIdMemo;
     if (id === null) {
-      id = goLowerAscii(this.effectiveRuntime);
+      id = runtimeIdOf(this.runtime, this.engine);
       this.runtimeIdMemo = id;
     }
     return id;
@@ -242,9 +238,7 @@ export class Backend {
 
   /** "", Mooncake, External → LMCache; otherwise the type */
   get effectiveType(): string {
-    const t = this.type;
-    if (t.length == 0 || t == TYPE_MOONCAKE || t == TYPE_EXTERNAL) return TYPE_LMCACHE;
-    return t;
+    return effectiveCacheType(this.type);
   }
 
   /** effective remote storage exists (declared, or synthesized for a legacy backend) */
@@ -286,14 +280,14 @@ export class Backend {
     return this.effectiveMode == MODE_EVENTS_ONLY;
   }
 
-  /** NFS for the HiCache rules: remoteStorage present with provider NFS (ownership aside) */
   /** `spec.lmCache.hostMemory.capacity` */
   get hostMemoryPath(): Path {
     return newPath("spec").child("lmCache").child("hostMemory").child("capacity");
   }
 
+  /** NFS for the HiCache rules: remoteStorage present with provider NFS (ownership aside) */
   get nfsStorage(): bool {
-    return this.remoteStorage !== null && this.provider == PROVIDER_NFS;
+    return isNfsStorage(this.remoteStorage !== null, this.provider);
   }
 }
 
@@ -412,7 +406,7 @@ export function readBackend(object: JsonValue, requestNamespace: string, errs: F
   const observation = readObjectAt(spec, "observation", specPath, errs).value;
   const obsPath = specPath.child("observation");
   b.modelID = stringValue(readStringAt(observation, "modelID", obsPath, errs));
-  readStringAt(observation, "firstEventTimeout", obsPath, errs);
+  readDurationAt(observation, "firstEventTimeout", obsPath, errs);
   readStringAt(spec, "deploymentKind", specPath, errs);
   b.replicas = readInt32At(spec, "replicas", specPath, errs);
   b.autoscaling = coreObject(b, readObjectAt(spec, "autoscaling", specPath, errs));
@@ -428,7 +422,7 @@ export function readBackend(object: JsonValue, requestNamespace: string, errs: F
   b.engine = core(b, b.engineRead);
   b.mode = core(b, readStringAt(integration, "mode", intPath, errs));
   b.role = core(b, readStringAt(integration, "role", intPath, errs));
-  readStringAt(integration, "firstEventTimeout", intPath, errs);
+  readDurationAt(integration, "firstEventTimeout", intPath, errs);
   b.failOpen = readBoolAt(integration, "failOpen", intPath, errs);
   b.engineHostNetwork = readBoolAt(integration, "engineHostNetwork", intPath, errs);
   b.overrides = readObjectAt(integration, "engineOverrides", intPath, errs).value;

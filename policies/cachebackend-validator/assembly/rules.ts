@@ -38,6 +38,11 @@ import {
   hicacheMemoryLayouts,
   hicacheStoragePrefetchPolicies,
   normalizeRuntime,
+  TYPE_LMCACHE,
+  TYPE_SGLANG_HICACHE,
+  TYPE_MOONCAKE,
+  TYPE_EXTERNAL,
+  PROVIDER_NFS,
 } from "../../../assembly/keys/index";
 import {
   Backend,
@@ -47,14 +52,9 @@ import {
   ENV_SKIP,
   ENV_VALUE_FROM,
   sortedMembers,
-  TYPE_LMCACHE,
-  TYPE_HICACHE,
-  TYPE_MOONCAKE,
-  TYPE_EXTERNAL,
   PROVIDER_REDIS,
   PROVIDER_LMCACHE_SERVER,
   PROVIDER_MOONCAKE,
-  PROVIDER_NFS,
   OWNERSHIP_MANAGED,
   OWNERSHIP_EXTERNAL,
   MODE_OFFLOAD,
@@ -423,7 +423,7 @@ function rejectEventsOnlyMisconfiguration(b: Backend, spec: Path, errs: FieldErr
 function validateSGLangHiCache(b: Backend, spec: Path, errs: FieldErrorList): void {
   const hc = spec.child("hiCache");
   const backendConfig = b.backendConfig;
-  if (b.type != TYPE_HICACHE) {
+  if (b.type != TYPE_SGLANG_HICACHE) {
     if (b.hiCache !== null) errs.add(forbidden(hc, 'spec.hiCache is only valid when spec.type="SGLangHiCache"'));
     return;
   }
@@ -572,7 +572,7 @@ export function selectAdapter(b: Backend): i32 {
     if (b.type == TYPE_EXTERNAL) return RuntimeAdapter.ExternalLegacy;
   } else if (rid == "sglang") {
     if (lmcacheShape) return RuntimeAdapter.SglangLmcache;
-    if (b.type == TYPE_HICACHE) return RuntimeAdapter.SglangHicache;
+    if (b.type == TYPE_SGLANG_HICACHE) return RuntimeAdapter.SglangHicache;
   }
   return NO_ADAPTER;
 }

@@ -1272,6 +1272,37 @@ add(
   ),
 );
 add(
+  "first-event-timeouts-durations",
+  "#malformed-input",
+  "both first-event timeouts are Go durations, one at the largest Go accepts",
+  create(
+    backend("vllm-lmcache", {
+      runtime: "VLLM",
+      observation: { firstEventTimeout: "1h30m" },
+      integration: { firstEventTimeout: "2562047h47m16.854775807s" },
+    }),
+  ),
+  accept(),
+);
+add(
+  "first-event-timeouts-not-durations",
+  "#malformed-input",
+  "a first-event timeout Go's time.ParseDuration refuses is a type error (upstream cannot decode it)",
+  create(
+    backend("vllm-lmcache", {
+      runtime: "VLLM",
+      observation: { firstEventTimeout: "soon" },
+      integration: { firstEventTimeout: "2562047h47m16.854775808s" },
+    }),
+  ),
+  reject(
+    many("vllm-lmcache", [
+      'spec.observation.firstEventTimeout: Invalid value: "soon": must be a duration',
+      'spec.integration.firstEventTimeout: Invalid value: "2562047h47m16.854775808s": must be a duration',
+    ]),
+  ),
+);
+add(
   "object-not-an-object",
   "#malformed-input",
   "object is a string",

@@ -10,8 +10,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { PolicyModule } from "../../../tools/host/guest";
 import { evaluateRecorded } from "../../../tests/helpers/policy-fixtures";
-import { baselineViolations, neededLevel } from "../../../tools/podsecurity/baseline";
-import { readmeModeLevels } from "../../../tests/helpers/readme-levels";
+import { kubeServer } from "../../../tests/helpers/apiserver";
+import { EmittedPod, podSecurityAnswers, podSecurityProblems } from "../../../tests/helpers/emitted-pods";
+import { readmeModesOf, wiredInMode } from "../../../tests/helpers/readme-levels";
 
 const POLICY_DIR = path.resolve(__dirname, "..");
 const WASM = path.join(POLICY_DIR, "annotated-policy.wasm");
@@ -62,25 +63,35 @@ test(
 );
 
 test(
-  "README Pod Security table: host IPC and host shm both need `privileged` (CacheBlend has no private shm); a PD decoder `baseline`",
+  "README Pod Security table: host IPC and host shm both need `privileged` (CacheBlend has no private shm), a PD decoder `baseline`, by the API server",
   { skip: fs.existsSync(WASM) ? false : `${WASM} not built (run cachewarden build)` },
-  () => {
-    const levels = readmeModeLevels(path.join(POLICY_DIR, "README.md"));
-    assert.deepEqual([...levels.entries()].sort(), [
+  async () => {
+    const modes = readmeModesOf(POLICY_DIR);
+    assert.deepEqual(modes.map((m) => [m.mode, m.level]).sort(), [
       ["host IPC", "privileged"],
       ["host shm", "privileged"],
       ["none (PD decoder)", "baseline"],
     ]);
     const module = PolicyModule.fromFile(WASM);
-    for (const [mode, name] of [
+    const pods: EmittedPod[] = [
       ["host IPC", "current-hostipc-true"],
       ["host shm", "current-host-shm"],
       ["host IPC", "e1-engine-legacy"],
       ["none (PD decoder)", "pd-decoder-no-payload"],
-    ]) {
+    ].map(([mode, name]) => {
       const { request, result: r } = evaluateRecorded(module, POLICY_DIR, name);
-      assert.deepEqual(baselineViolations(request.object), [], `${name}: the input pod meets baseline`);
-      assert.equal(neededLevel(r.mutatedObject), levels.get(mode), `${name} (${mode})`);
-    }
+      // a decoder's wiring adds nothing Pod Security checks: no mode's wiring is found in its pod
+      const found = modes.find((m) => wiredInMode(m, request.object, r.mutatedObject))?.mode;
+      assert.equal(found ?? "none (PD decoder)", mode, name);
+      return { before: request.object, after: r.mutatedObject, label: `${name} (${mode})` };
+    });
+    const kube = await kubeServer();
+    const incoming = podSecurityAnswers(
+      kube,
+      pods.map((p) => p.before),
+    );
+    incoming.forEach((a, i) => assert.ok(a.baseline.accepted, `${pods[i].label}: the input pod meets baseline`));
+    const problems = podSecurityProblems(kube, modes, pods);
+    assert.deepEqual(problems, [], problems.join("\n"));
   },
 );

@@ -5,7 +5,7 @@
 //   - a result is the whole wiring or the skip-reason annotation alone (D2);
 //   - evaluating the policy's own output again changes nothing (the injected guard).
 // Run: node bin/cachewarden.js build cacheblend-injector && node --import tsx --test policies/cacheblend-injector/test/properties.test.ts
-import { before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import {
   caseFixtures,
   damagedVariants,
@@ -18,7 +18,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { EvaluationResult } from "../../../tools/host/evaluate";
 import { PolicyModule } from "../../../tools/host/guest";
-import { assertAcceptedPod, loadPodSchema } from "../../../tests/helpers/pod-admission";
+import { EmittedPod, testEmittedPodsAccepted } from "../../../tests/helpers/emitted-pods";
 import { AdmissionRequest } from "../../../tools/host/request";
 
 const POLICY_DIR = path.resolve(__dirname, "..");
@@ -88,18 +88,19 @@ function wiringProblem(before: J, after: J): string {
   return "";
 }
 
+/** Every Pod the runs below emit, with the Pod it came from. */
+const EMITTED: EmittedPod[] = [];
+
 function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, label: string): EvaluationResult {
   const r = evaluateFixture(module, f, request);
   assert.equal(r.trap, undefined, `${label}: trapped: ${r.trap}`);
   assert.ok(r.settings.valid, `${label}: settings invalid: ${r.settings.message}`);
   assert.equal(r.response?.allowed, true, `${label}: not accepted: ${JSON.stringify(r.response)}`);
   if (request.object !== undefined) assert.equal(wiringProblem(request.object, r.mutatedObject), "", label);
-  // every emitted Pod is one the API server accepts, unless the incoming one already was not
-  if (r.patchOperations) assertAcceptedPod(request.object, r.mutatedObject, label);
+  // every emitted Pod goes to the API server at the end of the file (testEmittedPodsAccepted)
+  if (r.patchOperations) EMITTED.push({ before: request.object, after: r.mutatedObject, label });
   return r;
 }
-
-before(loadPodSchema);
 
 describe(
   "cacheblend-injector properties over the fixtures",
@@ -140,3 +141,5 @@ describe(
     });
   },
 );
+
+testEmittedPodsAccepted(EMITTED, 300);

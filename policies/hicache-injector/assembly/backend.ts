@@ -12,16 +12,18 @@ import {
   HICACHE_MEMORY_LAYOUTS_LIST,
   HICACHE_STORAGE_PREFETCH_POLICIES_LIST,
   HICACHE_WRITE_POLICIES_LIST,
-  effectiveRuntime,
+  isNfsStorage,
+  PROVIDER_NFS,
   reservedArgs,
   RUNTIME_ID_SGLANG,
   RuntimeAdapter,
+  runtimeIdOf,
+  TYPE_SGLANG_HICACHE,
 } from "../../../assembly/keys/index";
 import {
   checkMountPath,
   checkNfsExportPath,
   checkNfsServer,
-  goLowerAscii,
   isBlank,
   MOUNT_PATH_ROOT_DETAIL,
   MOUNT_PATH_SYSTEM_DETAIL,
@@ -31,12 +33,6 @@ import {
 } from "../../../assembly/validate/index";
 import { integralI64 } from "../../../assembly/validate/scalars";
 
-// @ts-ignore: decorator
-@lazy
-export const TYPE_SGLANG_HICACHE = "SGLangHiCache";
-// @ts-ignore: decorator
-@lazy
-export const PROVIDER_NFS = "NFS";
 // @ts-ignore: decorator
 @lazy
 export const OWNERSHIP_EXTERNAL = "External";
@@ -84,7 +80,7 @@ export class HiCacheBackend {
 
   /** remoteStorage present with provider NFS (ownership not considered) */
   get isNfs(): bool {
-    return this.hasRemote && this.provider == PROVIDER_NFS;
+    return isNfsStorage(this.hasRemote, this.provider);
   }
 }
 
@@ -179,7 +175,7 @@ export function readHiCacheBackend(spec: JsonValue | null): HiCacheBackend {
   const runtime = r.str(spec, "runtime", IN_SPEC);
   const integration = r.object(spec, "integration", IN_SPEC);
   const engine = r.str(integration, "engine", IN_INTEGRATION);
-  b.runtimeId = goLowerAscii(effectiveRuntime(runtime, engine));
+  b.runtimeId = runtimeIdOf(runtime, engine);
 
   const remote = r.object(spec, "remoteStorage", IN_SPEC);
   b.hasRemote = remote !== null;

@@ -39,10 +39,11 @@ import {
   REASON_LOOKUP_DENIED,
   REASON_LOOKUP_FAILED,
   SKIP_INJECT_ANNOTATION,
+  TYPE_SGLANG_HICACHE,
 } from "../../../assembly/keys/index";
 import { i32ToDecimal } from "../../../assembly/util/decimal";
 import { goLowerEquals, shortenRendered } from "../../../assembly/validate/index";
-import { backendProblem, backendRef, readHiCacheBackend, TYPE_SGLANG_HICACHE } from "./backend";
+import { backendProblem, backendRef, readHiCacheBackend } from "./backend";
 import { engineArgs, hasLmcacheArgs, lmcacheArgsDetail, overrideArgTokens, planArgs } from "./args";
 import { planNfs, plannedEnv, plannedMount, plannedVolume } from "./nfs";
 

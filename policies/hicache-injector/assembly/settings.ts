@@ -3,11 +3,11 @@
 // settings that validate are settings the policy can wire. The SDK builds the answer.
 import { JsonValue } from "../../../assembly/json/index";
 import { validateSettingsWith } from "../../../assembly/kubewarden/index";
-import { CACHEBACKEND_SPEC_FIELDS, UNKNOWN_FIELD_DETAIL } from "../../../assembly/keys/index";
+import { CACHEBACKEND_SPEC_FIELDS, TYPE_SGLANG_HICACHE, UNKNOWN_FIELD_DETAIL } from "../../../assembly/keys/index";
 import { i32ToDecimal } from "../../../assembly/util/decimal";
 import { isListedWord } from "../../../assembly/util/text";
 import { envVarNameErrors, isDns1123Subdomain, shortenRendered } from "../../../assembly/validate/index";
-import { backendProblem, readHiCacheBackend, TYPE_SGLANG_HICACHE } from "./backend";
+import { backendProblem, readHiCacheBackend } from "./backend";
 
 export function validateSettings(payload: Uint8Array): Uint8Array {
   return validateSettingsWith(payload, settingsProblems);

@@ -6,7 +6,7 @@
 //   - evaluating the policy's own output again changes nothing (#idempotency);
 //   - the wiring adds nothing the `baseline` Pod Security level refuses (README, "Pod Security").
 // Run: node bin/cachewarden.js build hicache-injector && node --import tsx --test policies/hicache-injector/test/properties.test.ts
-import { before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import {
   caseFixtures,
   damagedVariants,
@@ -17,7 +17,14 @@ import {
 } from "../../../tests/helpers/policy-fixtures";
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { assertAcceptedPod, loadPodSchema } from "../../../tests/helpers/pod-admission";
+import {
+  EmittedPod,
+  podSecurityAnswers,
+  podSecurityProblems,
+  testEmittedPodsAccepted,
+} from "../../../tests/helpers/emitted-pods";
+import { readmeModesOf } from "../../../tests/helpers/readme-levels";
+import { kubeServer } from "../../../tests/helpers/apiserver";
 import { EvaluationResult } from "../../../tools/host/evaluate";
 import { PolicyModule } from "../../../tools/host/guest";
 import { AdmissionRequest } from "../../../tools/host/request";
@@ -73,43 +80,19 @@ function wiringProblem(before: J, after: J): string {
   return "";
 }
 
-// the capabilities `baseline` allows a container to add
-const BASELINE_CAPABILITIES = new Set([
-  "AUDIT_WRITE",
-  "CHOWN",
-  "DAC_OVERRIDE",
-  "FOWNER",
-  "FSETID",
-  "KILL",
-  "MKNOD",
-  "NET_BIND_SERVICE",
-  "SETFCAP",
-  "SETGID",
-  "SETPCAP",
-  "SETUID",
-  "SYS_CHROOT",
-]);
-
-/** What the `baseline` Pod Security level refuses in `pod` (the checks a wiring could affect). */
-export function baselineProblems(pod: J): string[] {
-  const out: string[] = [];
-  const spec = pod?.spec ?? {};
-  for (const f of ["hostNetwork", "hostPID", "hostIPC"]) if (spec[f] === true) out.push(`spec.${f}`);
-  for (const v of items(spec.volumes)) if (v?.hostPath !== undefined) out.push(`hostPath volume ${v?.name}`);
-  if (spec.securityContext?.seccompProfile?.type === "Unconfined") out.push("pod seccomp Unconfined");
-  const all = [...items(spec.containers), ...items(spec.initContainers), ...items(spec.ephemeralContainers)];
-  for (const c of all) {
-    const sc = c?.securityContext ?? {};
-    if (sc.privileged === true) out.push(`${c?.name}: privileged`);
-    for (const cap of items(sc.capabilities?.add))
-      if (!BASELINE_CAPABILITIES.has(String(cap))) out.push(`${c?.name}: adds ${cap}`);
-    if (sc.procMount !== undefined && sc.procMount !== "Default") out.push(`${c?.name}: procMount`);
-    if (sc.seccompProfile?.type === "Unconfined") out.push(`${c?.name}: seccomp Unconfined`);
-    if (sc.windowsOptions?.hostProcess === true) out.push(`${c?.name}: hostProcess`);
-    for (const p of items(c?.ports)) if (p?.hostPort) out.push(`${c?.name}: hostPort ${p.hostPort}`);
-  }
-  return out;
+/** A copy of `pod` hardened to meet Pod Security `restricted` (undefined when it has no containers to harden). */
+function restricted(pod: J): J {
+  if (!Array.isArray(pod?.spec?.containers)) return undefined;
+  const c = clone(pod);
+  c.spec.securityContext = { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } };
+  for (const k of c.spec.containers)
+    if (k && typeof k === "object")
+      k.securityContext = { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } };
+  return c;
 }
+
+/** Every Pod the runs below emit, with the Pod it came from. */
+const EMITTED: EmittedPod[] = [];
 
 function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, label: string): EvaluationResult {
   const r = evaluateFixture(module, f, request);
@@ -120,13 +103,11 @@ function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, l
   if (request.object !== undefined && r.patchOperations) {
     const problem = wiringProblem(request.object, r.mutatedObject);
     assert.equal(problem, "", `${label}: ${problem}`);
-    // every emitted Pod is one the API server accepts (schema and pod rules)
-    assertAcceptedPod(request.object, r.mutatedObject, label);
+    // every emitted Pod goes to the API server at the end of the file (testEmittedPodsAccepted)
+    EMITTED.push({ before: request.object, after: r.mutatedObject, label });
   }
   return r;
 }
-
-before(loadPodSchema);
 
 describe("hicache-injector properties over the fixtures", () => {
   const module = loadBuiltModule(POLICY_DIR);
@@ -154,33 +135,31 @@ describe("hicache-injector properties over the fixtures", () => {
     assert.ok(rewired >= 30, `only ${rewired} fixtures produced a patch`);
   });
 
-  test("the wiring adds nothing the baseline Pod Security level refuses", () => {
-    let nfsWired = 0;
-    for (const f of all) {
-      const r = checkOne(module, f, f.request, f.c.name);
-      if (!r.patchOperations || f.request.object === undefined) continue;
-      const added = baselineProblems(r.mutatedObject).filter((p) => !baselineProblems(f.request.object).includes(p));
-      assert.deepEqual(added, [], `${f.c.name}: the wiring added ${added.join(", ")}`);
-      if (items(r.mutatedObject.spec?.volumes).some((v) => v?.name === L3 && v?.nfs)) nfsWired++;
-    }
+  test("every wired pod, and a restricted copy of each, needs the level the README's table states (by the API server)", async () => {
+    const wired: { before: J; after: J; label: string }[] = [];
+    for (const f of all)
+      for (const [object, label] of [
+        [f.request.object, f.c.name],
+        [restricted(f.request.object), `${f.c.name} (restricted)`],
+      ]) {
+        if (object === undefined) continue;
+        const r = checkOne(module, f, { ...f.request, object }, label);
+        if (r.patchOperations) wired.push({ before: object, after: r.mutatedObject, label });
+      }
+    const nfsWired = wired.filter((w) => items(w.after.spec?.volumes).some((v) => v?.name === L3 && v?.nfs)).length;
     assert.ok(nfsWired >= 5, `only ${nfsWired} fixtures wired the NFS volume`);
-  });
-
-  test("the baseline check sees what it must refuse", () => {
-    const pod = {
-      spec: {
-        hostIPC: true,
-        volumes: [{ name: L3, hostPath: { path: "/mnt/hicache" } }],
-        containers: [{ name: "sglang", securityContext: { privileged: true, capabilities: { add: ["SYS_ADMIN"] } } }],
-      },
-    };
-    assert.deepEqual(baselineProblems(pod), [
-      "spec.hostIPC",
-      `hostPath volume ${L3}`,
-      "sglang: privileged",
-      "sglang: adds SYS_ADMIN",
-    ]);
-    assert.deepEqual(baselineProblems({ spec: { volumes: [{ name: L3, nfs: { server: "s", path: "/" } }] } }), []);
+    const kube = await kubeServer();
+    const problems = podSecurityProblems(kube, readmeModesOf(POLICY_DIR), wired);
+    assert.deepEqual(problems, [], problems.join("\n"));
+    // the runs reach every level the README's table names
+    const levels = new Set(
+      podSecurityAnswers(
+        kube,
+        wired.map((w) => w.after),
+      ).map((a) => a.level),
+    );
+    for (const level of ["restricted", "baseline"])
+      assert.ok(levels.has(level as never), `no wired pod meets ${level}`);
   });
 });
 
@@ -229,3 +208,5 @@ describe("hicache-injector never traps and never rejects on damaged input", () =
     assert.ok(variants > 300, `only ${variants} variants`);
   });
 });
+
+testEmittedPodsAccepted(EMITTED, 200);

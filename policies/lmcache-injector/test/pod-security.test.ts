@@ -1,6 +1,7 @@
 // The README's "Which LMCache operator?" table against the mutation: for one case per IPC mode the
-// wired pod needs exactly the Pod Security level the table states (private shm meets `baseline`:
-// no hostIPC, no hostPath), while every input pod meets `baseline`.
+// pod is wired in that mode and, asked of the suite's real API server, needs exactly the Pod
+// Security level the table states (private shm meets `baseline`: no hostIPC, no hostPath; the two
+// host modes are refused by `baseline` for what they add), while every input pod meets `baseline`.
 // Run: node bin/cachewarden.js build lmcache-injector && node --import tsx --test policies/lmcache-injector/test/pod-security.test.ts
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -8,8 +9,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { PolicyModule } from "../../../tools/host/guest";
 import { evaluateRecorded } from "../../../tests/helpers/policy-fixtures";
-import { baselineViolations, neededLevel } from "../../../tools/podsecurity/baseline";
-import { readmeModeLevels } from "../../../tests/helpers/readme-levels";
+import { kubeServer } from "../../../tests/helpers/apiserver";
+import { EmittedPod, podSecurityAnswers, podSecurityProblems } from "../../../tests/helpers/emitted-pods";
+import { readmeModesOf, wiredInMode } from "../../../tests/helpers/readme-levels";
 
 const POLICY_DIR = path.resolve(__dirname, "..");
 const WASM = path.join(POLICY_DIR, "annotated-policy.wasm");
@@ -27,27 +29,33 @@ const MODE_CASES: Array<[string, string, string]> = [
 ];
 
 test(
-  "README Pod Security levels: each IPC mode's wired pod needs exactly the level the table states",
+  "README Pod Security levels: each IPC mode's wired pod needs exactly the level the table states, by the API server",
   { skip: fs.existsSync(WASM) ? false : `${WASM} not built (run cachewarden build)` },
-  () => {
-    const levels = readmeModeLevels(path.join(POLICY_DIR, "README.md"));
-    assert.deepEqual([...levels.keys()].sort(), ["host IPC", "host shm", "private shm"]);
-    assert.equal(levels.get("private shm"), "baseline");
+  async () => {
+    const modes = readmeModesOf(POLICY_DIR);
+    assert.deepEqual(modes.map((m) => m.mode).sort(), ["host IPC", "host shm", "private shm"]);
+    assert.equal(modes.find((m) => m.mode === "private shm")?.level, "baseline");
     const module = PolicyModule.fromFile(WASM);
-    for (const [mode, name, settings] of MODE_CASES) {
+    const pods: EmittedPod[] = MODE_CASES.map(([mode, name, settings]) => {
       const { request, result: r } = evaluateRecorded(
         module,
         POLICY_DIR,
         name,
         JSON.parse(fs.readFileSync(data(settings), "utf8")) as Record<string, unknown>,
       );
-      assert.deepEqual(baselineViolations(request.object), [], `${name}: the input pod meets baseline`);
       assert.ok(r.mutatedObject, `${name}: the pod is wired`);
-      assert.equal(
-        neededLevel(r.mutatedObject),
-        levels.get(mode),
-        `${name} (${mode}): ${baselineViolations(r.mutatedObject)}`,
-      );
-    }
+      const wiredMode = modes.find((m) => wiredInMode(m, request.object, r.mutatedObject));
+      assert.equal(wiredMode?.mode, mode, `${name} is wired in mode ${mode}`);
+      return { before: request.object, after: r.mutatedObject, label: `${name} (${mode})` };
+    });
+    const kube = await kubeServer();
+    const incoming = podSecurityAnswers(
+      kube,
+      pods.map((p) => p.before),
+      pods.map((p) => p.label),
+    );
+    incoming.forEach((a, i) => assert.ok(a.baseline.accepted, `${pods[i].label}: the input pod meets baseline`));
+    const problems = podSecurityProblems(kube, modes, pods);
+    assert.deepEqual(problems, [], problems.join("\n"));
   },
 );

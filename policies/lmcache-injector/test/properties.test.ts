@@ -6,7 +6,7 @@
 //   - evaluating the policy's own output again changes nothing (docs/policies/lmcache-injector.md#idempotency);
 //   - untouched fields keep their bytes (the realistic pod's escapes and number spellings).
 // Run: node bin/cachewarden.js build lmcache-injector && node --import tsx --test policies/lmcache-injector/test/properties.test.ts
-import { before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import {
   caseFixtures,
   damagedVariants,
@@ -21,7 +21,7 @@ import * as path from "node:path";
 import { HostCapabilities } from "../../../tools/host/capabilities";
 import { EvaluationResult } from "../../../tools/host/evaluate";
 import { PolicyModule } from "../../../tools/host/guest";
-import { assertAcceptedPod, loadPodSchema } from "../../../tests/helpers/pod-admission";
+import { EmittedPod, testEmittedPodsAccepted } from "../../../tests/helpers/emitted-pods";
 import { AdmissionRequest } from "../../../tools/host/request";
 import { REALISTIC_POD_KEPT_BYTES } from "./realistic-pod";
 
@@ -100,6 +100,9 @@ function wiringProblem(before: J, after: J): string {
   return "";
 }
 
+/** Every Pod the runs below emit, with the Pod it came from. */
+const EMITTED: EmittedPod[] = [];
+
 function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, label: string): EvaluationResult {
   const r = evaluateFixture(module, f, request);
   assert.equal(r.trap, undefined, `${label}: trapped: ${r.trap}`);
@@ -110,12 +113,10 @@ function checkOne(module: PolicyModule, f: Fixture, request: AdmissionRequest, l
     const problem = wiringProblem(request.object, r.mutatedObject);
     assert.equal(problem, "", `${label}: ${problem}`);
   }
-  // every emitted Pod is one the API server accepts, unless the incoming one already was not
-  if (r.patchOperations) assertAcceptedPod(request.object, r.mutatedObject, label);
+  // every emitted Pod goes to the API server at the end of the file (testEmittedPodsAccepted)
+  if (r.patchOperations) EMITTED.push({ before: request.object, after: r.mutatedObject, label });
   return r;
 }
-
-before(loadPodSchema);
 
 describe("lmcache-injector properties over the fixtures", () => {
   const module = loadBuiltModule(POLICY_DIR);
@@ -206,3 +207,5 @@ describe("lmcache-injector never traps and never rejects on damaged input", () =
     assert.ok(variants > 300, `only ${variants} variants`);
   });
 });
+
+testEmittedPodsAccepted(EMITTED, 600);
