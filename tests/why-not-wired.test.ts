@@ -14,9 +14,12 @@ import { readMetadataYaml } from "../tools/wasm/metadata";
 import { ROOT } from "./helpers/host-guests";
 
 const POLICIES = discoverPolicies(path.join(ROOT, "policies"));
-const injectors = POLICIES.filter(
-  (p) => readMetadataYaml(path.join(ROOT, "policies", p, "metadata.yml")).mutating === true,
-);
+/** the pod injectors: mutating policies registered for pods (not the CacheBackend defaulter) */
+const injectors = POLICIES.filter((p) => {
+  const meta = readMetadataYaml(path.join(ROOT, "policies", p, "metadata.yml"));
+  const rules = (meta.rules ?? []) as { resources?: string[] }[];
+  return meta.mutating === true && rules.some((r) => (r.resources ?? []).includes("pods"));
+});
 const topReadme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
 
 /** The pod annotation keys a policy's skips write, over every skip case of its test_data. */
