@@ -1051,11 +1051,16 @@ spec: {replicas: 2.0, big: 2.56e2, count: 3}
     ]);
   });
 
-  test("a replay session and cluster objects cannot be combined", () => {
-    assert.throws(
-      () => new HostCapabilities({ replay: [], cluster: [] }),
-      /^Error: host capabilities: use either a replay session or cluster objects, not both$/,
-    );
+  test("a replay session, cluster objects and a live cluster cannot be combined", () => {
+    for (const config of [
+      { replay: [], cluster: [] },
+      { replay: [], live: {} },
+      { cluster: [], live: {} },
+    ])
+      assert.throws(
+        () => new HostCapabilities(config),
+        /^Error: host capabilities: use one of a replay session, cluster objects or a live cluster$/,
+      );
   });
 
   test("objects need apiVersion, kind and metadata.name", () => {

@@ -214,12 +214,20 @@ describe("run (in-process)", () => {
     assert.equal(plain.stderr, "monitor: would accept unchanged\n");
   });
 
-  test("--allow-context-aware without a lookup source says there is none", async () => {
-    const r = await response([probe, "-r", data("request_pod.json"), "--allow-context-aware"]);
-    assert.equal(
-      r.stderr,
-      "warning: --allow-context-aware grants lookups, but there is no lookup source: every lookup fails (give --cluster-objects <file> or --replay-host-capabilities-interactions <session>)\n",
-    );
+  test("--allow-context-aware without a lookup source (no kubeconfig anywhere) says there is none", async () => {
+    const saved = { home: process.env.HOME, kubeconfig: process.env.KUBECONFIG };
+    process.env.HOME = fs.mkdtempSync(path.join(os.tmpdir(), "no-kube-"));
+    delete process.env.KUBECONFIG;
+    try {
+      const r = await response([probe, "-r", data("request_pod.json"), "--allow-context-aware"]);
+      assert.equal(
+        r.stderr,
+        "warning: --allow-context-aware grants lookups, but there is no lookup source: every lookup fails (no kubeconfig: give --kubeconfig <file>, set KUBECONFIG, or write ~/.kube/config; or give --cluster-objects <file> or --replay-host-capabilities-interactions <session>)\n",
+      );
+    } finally {
+      process.env.HOME = saved.home;
+      if (saved.kubeconfig !== undefined) process.env.KUBECONFIG = saved.kubeconfig;
+    }
   });
 
   test("mutation is allowed, as with kwctl run", async () => {

@@ -300,6 +300,21 @@ export function kubeServer(): Promise<Kube> {
   return own;
 }
 
+let dedicated: Promise<Kube> | undefined;
+
+/**
+ * A server of this test process's own (started on first call, stopped at exit), for tests that need
+ * a cluster no other suite changes: which CRDs are installed, what every namespace holds, objects
+ * in fixed namespaces created and deleted case by case.
+ */
+export function ownKubeServer(): Promise<Kube> {
+  dedicated ??= startKubeServer((s) => process.stderr.write(`${s}\n`)).then((server) => {
+    process.once("beforeExit", () => void server.stop());
+    return new Kube(server);
+  });
+  return dedicated;
+}
+
 /** The vendored CRDs (tests/fixtures/crds/<source>/*.yaml), every source or the named ones. */
 export function vendoredCRDs(...sources: string[]): string[] {
   const root = path.resolve(__dirname, "..", "fixtures", "crds");

@@ -1,12 +1,14 @@
 // `__host_call` as policy-evaluator answers it (docs/wasm-contract.md#host-capabilities): binding
 // check, dispatch on namespace/operation, gating (host-capability allow-list, then
-// contextAwareResources), strict payload parsing, then an answer from a replay session or a fake
-// cluster. `tracing/log` is never gated nor recorded and returns an empty body.
+// contextAwareResources), strict payload parsing, then an answer from one of three sources: a replay
+// session, a fake cluster (objects from a file) or a live cluster (a kubeconfig's, tools/host/live.ts),
+// the last two through one adapter. `tracing/log` is never gated nor recorded and returns an empty body.
 //
 // The configuration is plain data (structured-cloneable) so an evaluation can run in a Worker.
 import type { HostCallHandler } from "./instance";
 import type { ContextAwareResource } from "./metadata";
 import { CALLBACK_FAILURE, FakeCluster, KubeObject } from "./cluster";
+import { LiveCluster, LiveSource } from "./live";
 import { CallbackRequest, normalizeRequest, ReplayCursor, ReplayExchange } from "./replay";
 import { deserialize, SerdeType } from "./serde";
 
@@ -19,6 +21,8 @@ export interface HostCapabilitiesConfig {
   replay?: ReplayExchange[];
   /** answers from a list of cluster objects */
   cluster?: KubeObject[];
+  /** answers from the cluster of a kubeconfig */
+  live?: LiveSource;
 }
 
 export interface HostCallRecord {
@@ -28,6 +32,21 @@ export interface HostCallRecord {
   ok: boolean;
   /** response text or error text */
   result: string;
+  /** the request as kwctl records it, when the call passed the gates and reached an answer source */
+  callback?: CallbackRequest;
+}
+
+/** What answers lookups from cluster objects, a file's or a live cluster's: the text, or throws the guest's error. */
+interface ClusterAnswers {
+  get(apiVersion: string, kind: string, name: string, namespace: string | null, disableCache: boolean): string;
+  list(
+    apiVersion: string,
+    kind: string,
+    namespace: string | null,
+    labelSelector: string | null,
+    fieldSelector: string | null,
+  ): string;
+  canI?(review: unknown, disableCache: boolean): string;
 }
 
 interface OperationSpec {
@@ -124,19 +143,21 @@ export class HostCapabilities {
   private readonly allowed: string[];
   private readonly contextAware: ContextAwareResource[];
   private readonly replay?: ReplayCursor;
-  private readonly cluster?: FakeCluster;
+  private readonly cluster?: ClusterAnswers;
+  private readonly live?: LiveCluster;
 
   /** `log` receives `tracing/log` payloads (they are also kept in `logs`) */
   constructor(
     config: HostCapabilitiesConfig = {},
     private readonly log?: (line: string) => void,
   ) {
-    if (config.replay && config.cluster)
-      throw new Error("host capabilities: use either a replay session or cluster objects, not both");
+    if ([config.replay, config.cluster, config.live].filter((s) => s !== undefined).length > 1)
+      throw new Error("host capabilities: use one of a replay session, cluster objects or a live cluster");
     this.allowed = config.allowedHostCapabilities ?? ["*"];
     this.contextAware = config.contextAwareResources ?? [];
     if (config.replay) this.replay = new ReplayCursor(config.replay);
     if (config.cluster) this.cluster = new FakeCluster(config.cluster);
+    if (config.live) this.cluster = this.live = new LiveCluster(config.live);
   }
 
   /** The handler to give `PolicyModule.call`. */
@@ -144,21 +165,18 @@ export class HostCapabilities {
     const text = payload.toString("utf8");
     if (binding !== "kubewarden") return fail(`unknown binding: ${binding}`);
     if (namespace === "tracing") return this.trace(operation, text);
-    const answer = this.dispatch(namespace, operation, text);
-    this.calls.push({
-      namespace,
-      operation,
-      payload: text,
-      ok: answer.ok,
-      result: answer.ok ? answer.response.toString("utf8") : answer.error,
-    });
+    const record: HostCallRecord = { namespace, operation, payload: text, ok: false, result: "" };
+    const answer = this.dispatch(namespace, operation, text, record);
+    record.ok = answer.ok;
+    record.result = answer.ok ? answer.response.toString("utf8") : answer.error;
+    this.calls.push(record);
     return answer;
   };
 
-  /** Warnings to show after the evaluation (unused replay exchanges). */
+  /** Warnings to show after the evaluation (unused replay exchanges, live lookups that could not be made). */
   warnings(): string[] {
     const w = this.replay?.leftoverWarning();
-    return w ? [w] : [];
+    return [...(w ? [w] : []), ...(this.live?.problems ?? []).map((p) => `live cluster: ${p}`)];
   }
 
   private trace(operation: string, text: string): Answer {
@@ -168,7 +186,7 @@ export class HostCapabilities {
     return succeed("");
   }
 
-  private dispatch(namespace: string, operation: string, text: string): Answer {
+  private dispatch(namespace: string, operation: string, text: string, record: HostCallRecord): Answer {
     if (namespace !== "kubernetes") return fail(`unknown namespace: ${namespace}`);
     const spec = Object.prototype.hasOwnProperty.call(KUBERNETES_OPERATIONS, operation)
       ? KUBERNETES_OPERATIONS[operation]
@@ -188,20 +206,30 @@ export class HostCapabilities {
       if (!this.contextAware.some((r) => r.apiVersion === apiVersion && r.kind === kind))
         return fail(contextAwareDeniedText(apiVersion, kind));
     }
-    if (this.replay) return this.replay.answer(toCallbackRequest(spec.variant, request));
+    record.callback = toCallbackRequest(spec.variant, request);
+    if (this.replay) return this.replay.answer(record.callback);
     if (this.cluster) return this.fromCluster(this.cluster, operation, request);
     return fail(NO_CLUSTER_TEXT);
   }
 
-  private fromCluster(cluster: FakeCluster, operation: string, r: Record<string, unknown>): Answer {
+  private fromCluster(cluster: ClusterAnswers, operation: string, r: Record<string, unknown>): Answer {
     // the payload was read strictly: an optional field is a string or null, never absent
     const s = (v: unknown): string | null => (v === null ? null : String(v));
+    const source = this.live ? "live cluster" : "cluster objects";
     if (Array.isArray(r.field_masks) && r.field_masks.length > 0)
-      return fail("cluster objects: field_masks are not supported by this host");
+      return fail(`${source}: field_masks are not supported by this host`);
     try {
       switch (operation) {
         case "get_resource":
-          return succeed(cluster.get(String(r.api_version), String(r.kind), String(r.name), s(r.namespace)));
+          return succeed(
+            cluster.get(
+              String(r.api_version),
+              String(r.kind),
+              String(r.name),
+              s(r.namespace),
+              r.disable_cache === true,
+            ),
+          );
         case "list_resources_by_namespace":
           return succeed(
             cluster.list(
@@ -217,6 +245,7 @@ export class HostCapabilities {
             cluster.list(String(r.api_version), String(r.kind), null, s(r.label_selector), s(r.field_selector)),
           );
         default:
+          if (cluster.canI) return succeed(cluster.canI(r.subject_access_review, r.disable_cache === true));
           return fail(`cluster objects cannot answer kubernetes/${operation}; use a replay session`);
       }
     } catch (e) {

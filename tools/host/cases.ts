@@ -259,27 +259,44 @@ export interface RunCasesOptions {
   only?: string[];
 }
 
+/** Where a case's lookups are answered instead of its session or cluster file (a live cluster, say). */
+export type LookupSource = Pick<HostCapabilitiesConfig, "live" | "cluster" | "replay">;
+
 function capabilitiesFor(
   c: CaseSpec,
   testData: string,
   metadataResources: HostCapabilitiesConfig["contextAwareResources"],
+  source?: LookupSource,
 ): HostCapabilitiesConfig {
   return {
     allowedHostCapabilities: c.hostCapabilities ?? ["*"],
     contextAwareResources: c.contextAware === false ? [] : metadataResources,
-    ...(c.session !== undefined ? { replay: loadReplaySession(path.join(testData, c.session)) } : {}),
-    ...(c.cluster !== undefined ? { cluster: loadClusterObjects(path.join(testData, c.cluster)) } : {}),
+    ...(source ??
+      (c.session !== undefined
+        ? { replay: loadReplaySession(path.join(testData, c.session)) }
+        : c.cluster !== undefined
+          ? { cluster: loadClusterObjects(path.join(testData, c.cluster)) }
+          : {})),
   };
 }
 
-/** Runs one case; errors in the case's own files become a failed result, never an exception. */
-export function runCase(policy: string, module: PolicyModule, c: CaseSpec, testData: string): CaseResult {
+/**
+ * Runs one case; errors in the case's own files become a failed result, never an exception.
+ * `source` answers the lookups instead of the case's session or cluster file.
+ */
+export function runCase(
+  policy: string,
+  module: PolicyModule,
+  c: CaseSpec,
+  testData: string,
+  source?: LookupSource,
+): CaseResult {
   const base = { policy, name: c.name, description: c.description ?? "", notes: [] as string[] };
   const failures: string[] = [];
   try {
     const settings = c.settings !== undefined ? loadSettings(path.join(testData, c.settings)) : {};
     const metadata = readPolicyMetadata(module.module);
-    const capabilities = capabilitiesFor(c, testData, metadataContextAwareResources(metadata));
+    const capabilities = capabilitiesFor(c, testData, metadataContextAwareResources(metadata), source);
     // like a ClusterAdmissionPolicy created from the metadata: spec.mutating = metadata.mutating, so
     // a validator that emits a patch is rejected here as it would be by policy-server. No time
     // budget: a loaded CI runner must not turn a slow case into a failure (the bench measures time).

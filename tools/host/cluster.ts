@@ -175,16 +175,22 @@ const OBJECT_META_FIELDS = new Set([
 
 const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
-/** A DynamicObject as serde_json writes it: apiVersion, kind, metadata (ObjectMeta), then the rest sorted. */
+/**
+ * A DynamicObject as serde_json writes it: apiVersion, kind, metadata (ObjectMeta), then the rest
+ * sorted. Its type is optional: an item of a list of a built-in kind comes from the API server
+ * without apiVersion and kind, and kube-rs then writes neither.
+ */
 export function dynamicObjectJson(obj: KubeObject, metadata: Record<string, unknown> = obj.metadata ?? {}): string {
   const meta: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(metadata)) if (OBJECT_META_FIELDS.has(k) && v !== null) meta[k] = v;
   const rest = Object.keys(obj)
     .filter((k) => k !== "apiVersion" && k !== "kind" && k !== "metadata")
     .sort(compareKeys);
+  const typed = typeof obj.apiVersion === "string" && typeof obj.kind === "string";
   const parts = [
-    `"apiVersion":${writeString(String(obj.apiVersion))}`,
-    `"kind":${writeString(String(obj.kind))}`,
+    ...(typed
+      ? [`"apiVersion":${writeString(String(obj.apiVersion))}`, `"kind":${writeString(String(obj.kind))}`]
+      : []),
     `"metadata":${serdeJson(meta)}`,
   ];
   // the other members are serde_json Values: they keep their number text (`256.0` stays a float),
@@ -194,10 +200,29 @@ export function dynamicObjectJson(obj: KubeObject, metadata: Record<string, unkn
 }
 
 /** The metadata of an object served from the reflector cache. */
-function cachedMetadata(obj: KubeObject): Record<string, unknown> {
+export function cachedMetadata(obj: KubeObject): Record<string, unknown> {
   const annotations = { ...((obj.metadata?.annotations as Record<string, unknown> | undefined) ?? {}) };
   delete annotations[LAST_APPLIED];
   return { ...(obj.metadata ?? {}), annotations, managedFields: [] };
+}
+
+/** The answer to list_resources_*: kube-rs' ObjectList of the items (each already written). */
+export function listAnswerJson(apiVersion: string, kind: string, items: readonly string[]): string {
+  return `{"apiVersion":${writeString(apiVersion)},"kind":${writeString(`${kind}List`)},"metadata":{},"items":[${items.join(",")}]}`;
+}
+
+// policy-evaluator's kube client's texts for what it refuses (the guest reads them after CALLBACK_FAILURE)
+
+export function namespacedWithoutNamespaceText(apiVersion: string, kind: string): string {
+  return `Resource ${apiVersion}/${kind} is namespaced, but no namespace was provided`;
+}
+
+export function notFoundText(apiVersion: string, kind: string, name: string, namespace: string | null): string {
+  return `Cannot find ${apiVersion}/${kind} named '${name}' inside of namespace '${rustDebugOption(namespace)}'`;
+}
+
+export function clusterWideText(apiVersion: string, kind: string): string {
+  return `resource ${apiVersion}/${kind} is cluster wide. Cannot search for it inside of a namespace`;
 }
 
 export class FakeCluster {
@@ -217,18 +242,13 @@ export class FakeCluster {
   /** The answer to get_resource, or throws the text the guest receives. */
   get(apiVersion: string, kind: string, name: string, namespace: string | null): string {
     const namespaced = this.namespaced(apiVersion, kind);
-    if (namespaced && namespace === null) {
-      throw new Error(`${CALLBACK_FAILURE}Resource ${apiVersion}/${kind} is namespaced, but no namespace was provided`);
-    }
+    if (namespaced && namespace === null)
+      throw new Error(CALLBACK_FAILURE + namespacedWithoutNamespaceText(apiVersion, kind));
     // a cluster-scoped kind is fetched by name alone: a namespace given with it is ignored
     const found = this.ofKind(apiVersion, kind).find(
       (o) => o.metadata?.name === name && (!namespaced || o.metadata?.namespace === namespace),
     );
-    if (!found) {
-      throw new Error(
-        `${CALLBACK_FAILURE}Cannot find ${apiVersion}/${kind} named '${name}' inside of namespace '${rustDebugOption(namespace)}'`,
-      );
-    }
+    if (!found) throw new Error(CALLBACK_FAILURE + notFoundText(apiVersion, kind, name, namespace));
     return dynamicObjectJson(found);
   }
 
@@ -240,17 +260,14 @@ export class FakeCluster {
     labelSelector: string | null,
     fieldSelector: string | null,
   ): string {
-    if (namespace !== null && !this.namespaced(apiVersion, kind)) {
-      throw new Error(
-        `${CALLBACK_FAILURE}resource ${apiVersion}/${kind} is cluster wide. Cannot search for it inside of a namespace`,
-      );
-    }
+    if (namespace !== null && !this.namespaced(apiVersion, kind))
+      throw new Error(CALLBACK_FAILURE + clusterWideText(apiVersion, kind));
     const byLabel = labelSelectorMatcher(labelSelector);
     const byField = fieldSelectorMatcher(fieldSelector);
     const items = this.ofKind(apiVersion, kind)
       .filter((o) => namespace === null || o.metadata?.namespace === namespace)
       .filter((o) => byLabel(o) && byField(o))
       .map((o) => dynamicObjectJson(o, cachedMetadata(o)));
-    return `{"apiVersion":${writeString(apiVersion)},"kind":${writeString(`${kind}List`)},"metadata":{},"items":[${items.join(",")}]}`;
+    return listAnswerJson(apiVersion, kind, items);
   }
 }

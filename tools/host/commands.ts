@@ -1,5 +1,6 @@
 // `cachewarden run`: kwctl run without kwctl (docs/wasm-contract.md#kwctl-run). validate_settings,
 // then validate, then the AdmissionResponse JSON on stdout; exit 0 for accept and reject alike.
+import * as fs from "node:fs";
 import { Command, Option } from "commander";
 import { HostCapabilitiesConfig } from "./capabilities";
 import { ContextAwareResource } from "./metadata";
@@ -7,11 +8,13 @@ import { loadClusterObjects } from "./cluster";
 import { evaluate, EvaluationOptions, EvaluationResult } from "./evaluate";
 import { evaluateWithDeadline } from "./evaluate-worker";
 import { PolicyModule } from "./guest";
-import { loadReplaySession } from "./replay";
+import { loadReplaySession, replaySessionYaml } from "./replay";
+import { kubeconfigProblem, LiveSource } from "./live-client";
 import { loadAdmissionRequest, loadSettings, parseSettingsJson } from "./request";
 import { metadataContextAwareResources, readPolicyMetadata } from "./metadata";
 import type { PolicyMode } from "./response";
 import { pullToBuffer } from "../oci/commands";
+import { fileErrorText } from "../file-errors";
 
 interface RunFlags {
   requestPath: string;
@@ -21,6 +24,9 @@ interface RunFlags {
   allowedHostCapabilities: string[];
   replayHostCapabilitiesInteractions?: string;
   clusterObjects?: string;
+  kubeconfig?: string;
+  context?: string;
+  recordHostCapabilitiesInteractions?: string;
   mode: PolicyMode;
   showPatch?: boolean;
   timeoutSeconds?: number;
@@ -55,14 +61,58 @@ function settingsFrom(flags: RunFlags): Record<string, unknown> {
   return {};
 }
 
-function capabilitiesFrom(flags: RunFlags, module: PolicyModule): HostCapabilitiesConfig {
-  if (flags.replayHostCapabilitiesInteractions && flags.clusterObjects) {
-    throw new Error("--replay-host-capabilities-interactions and --cluster-objects cannot be used together");
-  }
-  // like kwctl: no Kubernetes resource is readable unless --allow-context-aware grants the metadata's list
+/** Which flags cannot go together: one answer source, and a session is not recorded while replayed. */
+function checkSources(flags: RunFlags): void {
+  const exclusive = (a: string | undefined, b: string | undefined, names: string): void => {
+    if (a !== undefined && b !== undefined) throw new Error(`${names} cannot be used together`);
+  };
+  exclusive(
+    flags.replayHostCapabilitiesInteractions,
+    flags.clusterObjects,
+    "--replay-host-capabilities-interactions and --cluster-objects",
+  );
+  const kube = flags.kubeconfig ?? flags.context;
+  exclusive(
+    flags.replayHostCapabilitiesInteractions,
+    kube,
+    "--replay-host-capabilities-interactions and --kubeconfig/--context",
+  );
+  exclusive(flags.clusterObjects, kube, "--cluster-objects and --kubeconfig/--context");
+  exclusive(
+    flags.recordHostCapabilitiesInteractions,
+    flags.replayHostCapabilitiesInteractions,
+    "--record-host-capabilities-interactions and --replay-host-capabilities-interactions",
+  );
+  if (kube !== undefined && !flags.allowContextAware)
+    throw new Error(
+      "--kubeconfig and --context need --allow-context-aware: without it no Kubernetes resource may be read",
+    );
+}
+
+/**
+ * Like kwctl: no Kubernetes resource is readable unless --allow-context-aware grants the metadata's
+ * list; lookups are answered by a session, a file of objects, or else the kubeconfig's cluster
+ * (made only when something is granted, as kwctl builds its kube client).
+ */
+function capabilitiesFrom(flags: RunFlags, module: PolicyModule, out: RunOutput): HostCapabilitiesConfig {
+  checkSources(flags);
   const contextAwareResources: ContextAwareResource[] = flags.allowContextAware
     ? metadataContextAwareResources(readPolicyMetadata(module.module))
     : [];
+  let live: LiveSource | undefined;
+  if (flags.allowContextAware && !flags.clusterObjects && !flags.replayHostCapabilitiesInteractions) {
+    const source: LiveSource = {
+      ...(flags.kubeconfig !== undefined ? { kubeconfig: flags.kubeconfig } : {}),
+      ...(flags.context !== undefined ? { context: flags.context } : {}),
+    };
+    const problem = kubeconfigProblem(source);
+    // an explicit --kubeconfig that cannot be read stops the run (LiveCluster says why)
+    if (problem !== null && flags.kubeconfig === undefined)
+      out.stderr.write(
+        `warning: --allow-context-aware grants lookups, but there is no lookup source: every lookup fails (${problem}; or give --cluster-objects <file> or --replay-host-capabilities-interactions <session>)\n`,
+      );
+    else if (contextAwareResources.length > 0) live = source;
+  }
   return {
     allowedHostCapabilities: flags.allowedHostCapabilities,
     contextAwareResources,
@@ -70,7 +120,16 @@ function capabilitiesFrom(flags: RunFlags, module: PolicyModule): HostCapabiliti
       ? { replay: loadReplaySession(flags.replayHostCapabilitiesInteractions) }
       : {}),
     ...(flags.clusterObjects ? { cluster: loadClusterObjects(flags.clusterObjects) } : {}),
+    ...(live ? { live } : {}),
   };
+}
+
+function writeSession(file: string, text: string): void {
+  try {
+    fs.writeFileSync(file, text);
+  } catch (e) {
+    throw new Error(`cannot write replay session ${file}: ${fileErrorText(e)}`);
+  }
 }
 
 /** What a monitor-mode policy would have done in protect mode: `monitor: would wire (3 patch operations)`. */
@@ -101,13 +160,9 @@ export interface RunOutput {
 async function runPolicy(moduleUri: string, flags: RunFlags, out: RunOutput): Promise<void> {
   const module = await loadModule(moduleUri, flags);
   const request = loadAdmissionRequest(flags.requestPath);
-  if (flags.allowContextAware && !flags.clusterObjects && !flags.replayHostCapabilitiesInteractions)
-    out.stderr.write(
-      "warning: --allow-context-aware grants lookups, but there is no lookup source: every lookup fails (give --cluster-objects <file> or --replay-host-capabilities-interactions <session>)\n",
-    );
   const opts: EvaluationOptions = {
     settings: settingsFrom(flags),
-    capabilities: capabilitiesFrom(flags, module),
+    capabilities: capabilitiesFrom(flags, module, out),
     mode: flags.mode,
     allowedToMutate: true, // kwctl: protect mode, mutation allowed
     log: (line) => out.stderr.write(`policy log: ${line}\n`),
@@ -119,6 +174,8 @@ async function runPolicy(moduleUri: string, flags: RunFlags, out: RunOutput): Pr
     result = evaluate(module, request, { ...opts, timeBudgetMs: flags.timeoutSeconds === 0 ? null : undefined });
   }
   for (const w of result.hostWarnings) out.stderr.write(`warning: ${w}\n`);
+  if (flags.recordHostCapabilitiesInteractions !== undefined)
+    writeSession(flags.recordHostCapabilitiesInteractions, replaySessionYaml(result.hostCalls));
   if (!result.response) throw new Error(`Provided settings are not valid: ${result.settings.message ?? ""}`);
   out.stdout.write(JSON.stringify(result.response) + "\n");
   // policy-server in monitor mode logs what the policy decided and applies none of it; say it here
@@ -154,6 +211,15 @@ export function registerRun(program: Command, out: RunOutput = process): void {
     .option(
       "--cluster-objects <file>",
       "answer Kubernetes lookups from a YAML list / stream of objects (cachewarden extension)",
+    )
+    .option(
+      "--kubeconfig <file>",
+      "answer Kubernetes lookups from this kubeconfig's cluster (the default source with --allow-context-aware: KUBECONFIG, then ~/.kube/config)",
+    )
+    .option("--context <name>", "the kubeconfig context to use (default: its current-context)")
+    .option(
+      "--record-host-capabilities-interactions <file>",
+      "write the host capability exchanges to a kwctl replay session (for --replay-host-capabilities-interactions)",
     )
     .option("--sources-path <file>", "kwctl sources.yaml for registry:// modules (insecure_sources use plain HTTP)")
     .addOption(

@@ -41,6 +41,8 @@ export interface PoolResult {
   response: AdmissionResponse;
   patchOperations?: Operation[];
   trap?: string;
+  /** with live lookups: the answers of the lookups that succeeded (what was read from the cluster) */
+  reads?: string[];
 }
 
 interface LoadedPolicy {
@@ -65,10 +67,14 @@ function runJob(loaded: readonly LoadedPolicy[], job: PoolJob): PoolResult {
     ...policy.options,
     payloads: { validateSettings: "", validate: job.payload },
   });
+  const reads = policy.options.capabilities?.live
+    ? r.hostCalls.filter((c) => c.ok && c.namespace === "kubernetes" && c.operation !== "can_i").map((c) => c.result)
+    : [];
   return {
     response: r.response!,
     ...(r.patchOperations ? { patchOperations: r.patchOperations } : {}),
     ...(r.trap !== undefined ? { trap: r.trap } : {}),
+    ...(reads.length > 0 ? { reads } : {}),
   };
 }
 

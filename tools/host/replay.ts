@@ -193,3 +193,34 @@ export class ReplayCursor {
     return left > 0 ? `replay session: ${left} recorded exchange(s) were not used by the policy` : undefined;
   }
 }
+
+/** One exchange to record: the request as kwctl records it and what the answer source said. */
+export interface RecordedCall {
+  callback?: CallbackRequest;
+  ok: boolean;
+  /** the answer, or the error the guest read (with or without the runtime's prefix) */
+  result: string;
+}
+
+/**
+ * A replay session of the calls that reached an answer source, as kwctl's
+ * `--record-host-capabilities-interactions` writes it (serde_yaml of its exchanges): each request a
+ * YAML string with the variant's tag and fields in serde order, each error message without the
+ * runtime's `Callback evaluation failure: ` (added again on replay). Calls refused by the gates
+ * never reach kwctl's recorder, so they are not written either.
+ */
+export function replaySessionYaml(calls: readonly RecordedCall[]): string {
+  const exchanges = calls
+    .filter((c): c is RecordedCall & { callback: CallbackRequest } => c.callback !== undefined)
+    .map((c) => ({
+      type: "Exchange",
+      request: `!${c.callback.variant}\n${yaml.dump(c.callback.fields, { lineWidth: -1 })}`,
+      response: c.ok
+        ? { type: "Success", payload: c.result }
+        : {
+            type: "Error",
+            message: c.result.startsWith(CALLBACK_FAILURE) ? c.result.slice(CALLBACK_FAILURE.length) : c.result,
+          },
+    }));
+  return exchanges.length === 0 ? "[]\n" : yaml.dump(exchanges, { lineWidth: -1 });
+}

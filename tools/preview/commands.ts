@@ -2,7 +2,7 @@
 // (tools/preview/run.ts), as a table, markdown or JSON on stdout; progress on stderr.
 import { Command, InvalidArgumentError, Option } from "commander";
 import { renderJson, renderMarkdown, renderText } from "./report";
-import { OUTCOMES, Outcome, preview, PreviewReport } from "./run";
+import { OUTCOMES, Outcome, preview, PreviewOptions, PreviewReport } from "./run";
 
 export interface PreviewOutput {
   stdout: { write(text: string): unknown };
@@ -16,6 +16,10 @@ interface PreviewFlags {
   showPatch?: boolean;
   failOn?: FailOn[];
   workers?: number;
+  kubeconfig?: string | true;
+  context?: string;
+  namespace?: string[];
+  saveDump?: string;
 }
 
 type FailOn = Outcome | "broken";
@@ -64,16 +68,49 @@ export function checkedNothing(report: PreviewReport): string[] {
     out.push(
       `${report.problems.length} ${report.problems.length === 1 ? "policy was" : "policies were"} left out (see "Policy problems")`,
     );
-  if (report.objects === 0) out.push("the dumps hold no object to preview");
+  if (report.objects === 0)
+    out.push(report.cluster ? "the cluster holds no object to preview" : "the dumps hold no object to preview");
   return out;
 }
 
+function collectNamespaces(value: string, previous: string[] | undefined): string[] {
+  return [
+    ...(previous ?? []),
+    ...value
+      .split(",")
+      .map((n) => n.trim())
+      .filter((n) => n !== ""),
+  ];
+}
+
+/** Dumps, or the live cluster of --kubeconfig (with --context, --namespace and --save-dump). */
+function liveOptions(dumps: string[], flags: PreviewFlags): PreviewOptions["live"] {
+  const liveOnly = { "--context": flags.context, "--namespace": flags.namespace, "--save-dump": flags.saveDump };
+  if (flags.kubeconfig === undefined) {
+    const used = Object.entries(liveOnly).find(([, v]) => v !== undefined);
+    if (used) throw new Error(`${used[0]} reads a live cluster: give --kubeconfig too`);
+    if (dumps.length === 0) throw new Error("give the dump files to preview, or --kubeconfig to read a live cluster");
+    return undefined;
+  }
+  if (dumps.length > 0) throw new Error("dump files and --kubeconfig cannot be used together");
+  return {
+    source: {
+      ...(flags.kubeconfig !== true ? { kubeconfig: flags.kubeconfig } : {}),
+      ...(flags.context !== undefined ? { context: flags.context } : {}),
+    },
+    ...(flags.namespace !== undefined ? { namespaces: flags.namespace } : {}),
+    ...(flags.saveDump !== undefined ? { saveDump: flags.saveDump } : {}),
+  };
+}
+
 export async function runPreview(dumps: string[], flags: PreviewFlags, out: PreviewOutput): Promise<number> {
+  const live = liveOptions(dumps, flags);
   const report = await preview(dumps, {
     policies: flags.policies,
     modules: flags.modules,
     workers: flags.workers,
     progress: (line) => out.stderr.write(`${line}\n`),
+    ...(live ? { live } : {}),
   });
   const render = { table: renderText, json: renderJson, markdown: renderMarkdown }[flags.output];
   out.stdout.write(render(report, { showPatch: flags.showPatch }));
@@ -87,8 +124,21 @@ export async function runPreview(dumps: string[], flags: PreviewFlags, out: Prev
 export function registerPreview(program: Command, out: PreviewOutput = process): void {
   program
     .command("preview")
-    .description("What the policies would do to the objects of a cluster dump (kubectl get … -o yaml), offline")
-    .argument("<dumps...>", "kubectl get -o yaml|json output: a List, multi-document YAML or JSON (- for stdin)")
+    .description(
+      "What the policies would do to the objects of a cluster: a dump (kubectl get … -o yaml), offline, or a live cluster (--kubeconfig)",
+    )
+    .argument("[dumps...]", "kubectl get -o yaml|json output: a List, multi-document YAML or JSON (- for stdin)")
+    .option(
+      "--kubeconfig [file]",
+      "read a live cluster instead of dumps, and answer lookups from it (no file: KUBECONFIG, then ~/.kube/config)",
+    )
+    .option("--context <name>", "with --kubeconfig: the context to use (default: its current-context)")
+    .option(
+      "-n, --namespace <names>",
+      "with --kubeconfig: only these namespaces (comma list, repeatable; default: all)",
+      collectNamespaces,
+    )
+    .option("--save-dump <file>", "with --kubeconfig: write what was read, for `preview <file>` offline")
     .option(
       "--policies <path>",
       "built policies (a policies folder or one policy), a kustomization (rendered with kubectl kustomize), or rendered ClusterAdmissionPolicy / AdmissionPolicy YAML (default: this repository's built policies)",

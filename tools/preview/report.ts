@@ -66,8 +66,14 @@ function headline(report: PreviewReport): string[] {
   const names = report.policies.map((p) => p.name).join(", ") || "none";
   return [
     `Policies (${report.policiesFrom}): ${names}`,
+    ...(report.cluster ? [`Cluster: ${report.cluster.from}`] : []),
     `Objects: ${report.objects}, evaluations: ${report.evaluations}, broken documents: ${report.broken.length}`,
   ];
+}
+
+/** What a live read could not read, one line each. */
+function notReadLines(report: PreviewReport): string[] {
+  return (report.cluster?.notRead ?? []).map((n) => `${n.what}: ${n.reason}`);
 }
 
 function totalsRows(report: PreviewReport): { policies: string[][]; reasons: string[][] } {
@@ -126,6 +132,9 @@ export function renderText(report: PreviewReport, opts: RenderOptions = {}): str
     out.push("", "Policy problems (left out)");
     for (const p of report.problems) out.push(`  ${p.source}: ${p.reason}`);
   }
+  const notRead = notReadLines(report);
+  if (notRead.length > 0)
+    out.push("", "Not read from the cluster (the rest is previewed)", ...notRead.map((l) => `  ${l}`));
   return out.join("\n") + "\n";
 }
 
@@ -183,6 +192,9 @@ export function renderMarkdown(report: PreviewReport, opts: RenderOptions = {}):
     out.push("", "### Policy problems (left out)", "");
     for (const p of report.problems) out.push(`- \`${p.source}\`: ${md(p.reason)}`);
   }
+  const notRead = notReadLines(report);
+  if (notRead.length > 0)
+    out.push("", "### Not read from the cluster (the rest is previewed)", "", ...notRead.map((l) => `- ${md(l)}`));
   return out.join("\n") + "\n";
 }
 

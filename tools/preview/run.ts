@@ -13,7 +13,9 @@ import { guestPayloads, validateSettings } from "../host/evaluate";
 import { evaluateMany, PoolJob, PoolPolicy, PoolResult } from "../host/evaluate-pool";
 import { PolicyModule } from "../host/guest";
 import { serdeJson } from "../host/serde";
-import { BrokenDocument, readDumps } from "./dump";
+import { BrokenDocument, Dump, readDumps } from "./dump";
+import { lookedUpObjects, NotRead, readCluster, saveDump } from "./live";
+import type { LiveSource } from "../host/live-client";
 import { loadPolicies, PolicyProblem, PreviewPolicy } from "./policies";
 import { applicability, namespaceLabels, ownedByWorkload, Subject, subjectsOf } from "./subjects";
 import { formatViolations, namespacePodSecurity, violations } from "../podsecurity/levels";
@@ -68,6 +70,8 @@ export interface PreviewReport {
   problems: PolicyProblem[];
   /** objects no policy evaluates and none reads, by kind (`Rollout: 2`): what the preview did not check */
   leftOut: Record<string, number>;
+  /** a live read: the cluster's context, and what could not be read (a kind not served, a list refused) */
+  cluster?: { from: string; notRead: NotRead[] };
 }
 
 export interface PreviewOptions {
@@ -79,6 +83,14 @@ export interface PreviewOptions {
   workers?: number;
   /** progress lines (stderr in the CLI) */
   progress?: (line: string) => void;
+  /** read a live cluster instead of dumps, answering lookups from it too */
+  live?: {
+    source: LiveSource;
+    /** only these namespaces (default: all) */
+    namespaces?: string[];
+    /** write what was read here, for the offline preview */
+    saveDump?: string;
+  };
 }
 
 // Below this many evaluations starting threads costs more than it saves.
@@ -166,7 +178,7 @@ function withPodSecurity(
 
 export async function preview(dumpFiles: readonly string[], opts: PreviewOptions = {}): Promise<PreviewReport> {
   const progress = opts.progress ?? (() => undefined);
-  const dump = readDumps(dumpFiles);
+  let dump: Dump | undefined = opts.live ? undefined : readDumps(dumpFiles);
   const loaded = loadPolicies(opts.policies, opts.modules);
   const problems = [...loaded.problems];
 
@@ -189,6 +201,14 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
     }
     policies.push({ policy, module });
   }
+  const read = opts.live
+    ? await readCluster(
+        opts.live.source,
+        policies.map((p) => p.policy),
+        { namespaces: opts.live.namespaces, progress },
+      )
+    : undefined;
+  dump ??= read!.dump;
 
   const broken = [...dump.broken];
   const subjects: Subject[] = dump.objects.flatMap((o) => subjectsOf(o, broken));
@@ -244,11 +264,18 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
         ...(policy.message !== undefined ? { customMessage: policy.message } : {}),
         // offline there is no deadline to keep: a slow evaluation on a loaded machine is not a timeout
         timeBudgetMs: null,
-        capabilities: { allowedHostCapabilities: ["*"], contextAwareResources: policy.contextAwareResources },
+        capabilities: {
+          allowedHostCapabilities: ["*"],
+          contextAwareResources: policy.contextAwareResources,
+          // live lookups reuse answers for the whole run: the preview is of one moment of the cluster
+          ...(opts.live && policy.contextAwareResources.length > 0
+            ? { live: { ...opts.live.source, cacheSeconds: Infinity } }
+            : {}),
+        },
       },
       // a granted kind the dump holds no object of is an empty list, not a failed lookup (the
       // dump command lists every kind the policies read, so its absence means there are none)
-      ...(policy.contextAwareResources.length > 0 ? { clusterJson: serdeJson(granted) } : {}),
+      ...(!opts.live && policy.contextAwareResources.length > 0 ? { clusterJson: serdeJson(granted) } : {}),
     };
   });
   const workers = opts.workers ?? (jobs.length < IN_PROCESS_BELOW ? 0 : undefined);
@@ -264,6 +291,16 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
       }
     },
   });
+
+  if (opts.live?.saveDump !== undefined) {
+    // what the lookups read beyond the lists (another namespace's engine) is saved too
+    const have = new Set(allObjects.map(objectKey));
+    const extra = lookedUpObjects(results.flatMap((r) => r.reads ?? [])).filter((o) => {
+      const k = objectKey(o);
+      return have.has(k) ? false : (have.add(k), true);
+    });
+    saveDump(opts.live.saveDump, [...allObjects, ...extra]);
+  }
 
   const finalRows: PreviewRow[] = rows.map((r) => {
     if (!("pending" in r)) return r;
@@ -298,8 +335,12 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
     broken,
     problems,
     leftOut,
+    ...(read ? { cluster: { from: read.from, notRead: read.notRead } } : {}),
   };
 }
+
+const objectKey = (o: KubeObject): string =>
+  `${o.apiVersion} ${o.kind} ${o.metadata?.namespace ?? ""} ${o.metadata?.name}`;
 
 /**
  * Objects of the dump no policy evaluated (neither they nor a pod template of theirs matched a

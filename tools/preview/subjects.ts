@@ -31,6 +31,9 @@ const TEMPLATE_PATHS: Record<string, string[]> = {
   "batch/v1 Job": ["spec", "template"],
   "batch/v1 CronJob": ["spec", "jobTemplate", "spec", "template"],
 };
+/** The workload kinds whose pod template is previewed, as `apiVersion Kind`. */
+export const TEMPLATE_OWNERS: readonly string[] = Object.keys(TEMPLATE_PATHS);
+
 /** A ReplicaSet made by a Deployment, a Job made by a CronJob: the owner's row stands for its pods. */
 const OWNED_BY: Record<string, string> = { ReplicaSet: "Deployment", Job: "CronJob" };
 
