@@ -179,7 +179,10 @@ describe("live answers and failures", () => {
       namespace: ns,
     });
     // a built-in kind's list items come without apiVersion and kind, as kube-rs hands them on
-    assert.match(listed.guest, /^ok:\{"apiVersion":"v1","kind":"ConfigMapList","metadata":\{\},"items":\[\{"metadata":\{"annotations":\{\}/);
+    assert.match(
+      listed.guest,
+      /^ok:\{"apiVersion":"v1","kind":"ConfigMapList","metadata":\{\},"items":\[\{"metadata":\{"annotations":\{\}/,
+    );
     assert.match(listed.guest, /"managedFields":\[\]/, "a list is the reflector's copy");
   });
 

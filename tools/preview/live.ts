@@ -57,7 +57,10 @@ async function kindsToRead(
             if (plural.includes("/") || [group, version, plural].includes("*")) continue;
             const kind = await client.kindOf(apiVersion, plural);
             if (kind === null)
-              notRead.push({ what: `${plural} (${apiVersion})`, reason: "the cluster does not serve it" });
+              notRead.push({
+                what: `${plural} (${apiVersion})`,
+                reason: `the cluster does not serve it${group.includes(".") ? " (no CustomResourceDefinition for it is installed)" : ""}`,
+              });
             else if (typeof kind !== "string") fatalOr(kind, notRead, `${plural} (${apiVersion})`);
             else {
               add({ apiVersion, kind });
@@ -80,11 +83,15 @@ function fatalOr(f: LiveFailure, notRead: NotRead[], what: string): void {
   if (!notRead.some((n) => n.reason === f.problem)) notRead.push({ what, reason: f.problem });
 }
 
-/** As `kubectl get -o yaml` shows an item: its type set, managedFields left out. */
+/**
+ * As `kubectl get -o yaml` shows an item: its type set, managedFields left out, keys sorted at every
+ * level (number text kept), so a preview of it computes the same patches as one of kubectl's dump.
+ */
 function asDumped(o: KubeObject, k: Kind): KubeObject {
   const { apiVersion: _a, kind: _k, metadata, ...rest } = o;
   const { managedFields: _m, ...meta } = (metadata ?? {}) as Record<string, unknown>;
-  return { apiVersion: k.apiVersion, kind: k.kind, metadata: meta, ...rest } as KubeObject;
+  const typed = { apiVersion: k.apiVersion, kind: k.kind, metadata: meta, ...rest };
+  return parseJsonOrYaml(serdeJson(typed), "the API server") as KubeObject;
 }
 
 /** Reads the cluster of `source` for the policies; throws one line when it cannot be read at all. */
@@ -139,7 +146,22 @@ async function perNamespace(
   for (const ns of namespaces) {
     const listed = await client.list(k.apiVersion, k.kind, ns);
     if ("items" in listed) out.push(...listed.items);
-    else fatalOr(listed, notRead, `namespace ${ns}`);
+    else if (listed.cause !== "forbidden") fatalOr(listed, notRead, `namespace ${ns}`);
+    else {
+      // one line per namespace, naming every kind its credentials may not list
+      const what = `namespace ${ns}`;
+      const seen = notRead.find((n) => n.what === what);
+      if (seen)
+        seen.reason = seen.reason.replace(
+          /^the credentials may not list ([^:]*):/,
+          `the credentials may not list $1, ${k.kind}:`,
+        );
+      else
+        notRead.push({
+          what,
+          reason: `the credentials may not list ${k.kind}: ${listed.problem.replace(/^[^:]*: forbidden: /, "")}`,
+        });
+    }
   }
   return out;
 }
