@@ -15,7 +15,6 @@ import { ROOT } from "./helpers/host-guests";
 import { mixedObjects } from "../tools/preview/sample-dump";
 import { preview, PreviewReport, PreviewRow } from "../tools/preview/run";
 import { runPreview } from "../tools/preview/commands";
-import { freePort } from "../tools/test/kube";
 
 type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 let kube: Kube;
@@ -174,12 +173,7 @@ describe("preview --kubeconfig", () => {
   });
 
   test("an unreachable cluster stops the run with one line", async () => {
-    const port = await freePort();
-    const kubeconfig = path.join(dir, "unreachable");
-    fs.writeFileSync(
-      kubeconfig,
-      fs.readFileSync(kube.kubeconfig, "utf8").replace(/server: \S+/, `server: https://127.0.0.1:${port}`),
-    );
+    const { file: kubeconfig, port } = await kube.unreachableKubeconfig(path.join(dir, "unreachable"));
     await assert.rejects(preview([], { policies, live: { source: { kubeconfig } } }), {
       message: `cannot reach the cluster of context "cachewarden-test" at https://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
     });

@@ -15,7 +15,6 @@ import { ROOT } from "./helpers/host-guests";
 import { registerRun } from "../tools/host/commands";
 import { HostCapabilities } from "../tools/host/capabilities";
 import { parseReplaySession } from "../tools/host/replay";
-import { freePort } from "../tools/test/kube";
 import { connection, engine } from "../tools/preview/sample-dump";
 
 type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -241,12 +240,7 @@ describe("live answers and failures", () => {
   });
 
   test("an unreachable cluster", async () => {
-    const port = await freePort();
-    const kubeconfig = path.join(dir, "unreachable");
-    fs.writeFileSync(
-      kubeconfig,
-      fs.readFileSync(kube.kubeconfig, "utf8").replace(/server: \S+/, `server: https://127.0.0.1:${port}`),
-    );
+    const { file: kubeconfig, port } = await kube.unreachableKubeconfig(path.join(dir, "unreachable"));
     assert.deepEqual(lookup(kubeconfig, "get_resource", getConfigMap(ns, "cb-connection")), {
       guest: "err:Callback evaluation failure: ServiceError: client error (Connect)",
       warnings: [

@@ -16,7 +16,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as yaml from "js-yaml";
 import { formatViolations, violations } from "../../tools/podsecurity/levels";
-import { KUBE_ENV, KubeServerInfo, kubeconfigText, startKubeServer } from "../../tools/test/kube";
+import { freePort, KUBE_ENV, KubeServerInfo, kubeconfigText, startKubeServer } from "../../tools/test/kube";
 
 type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -257,6 +257,16 @@ export class Kube {
     const docs = (yaml.loadAll(rendered.stdout) as J[]).filter((d) => d);
     this.ensureNamespaces(docs.map((d) => d.metadata?.namespace).filter((n): n is string => typeof n === "string"));
     return this.kubectl(["apply", "-k", dir, "--dry-run=server"]);
+  }
+
+  /** The admin kubeconfig pointed at a loopback port nothing listens on (a port just freed), written to `file`. */
+  async unreachableKubeconfig(file: string): Promise<{ file: string; port: number }> {
+    const port = await freePort();
+    const text = fs
+      .readFileSync(this.info.kubeconfig, "utf8")
+      .replace(/server: \S+/, `server: https://127.0.0.1:${port}`);
+    fs.writeFileSync(file, text);
+    return { file, port };
   }
 
   /** A kubeconfig for a user (client certificate: CN = name, O = groups), written into the server's folder. */
