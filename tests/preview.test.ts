@@ -498,6 +498,47 @@ describe("rendered Kubewarden policies (deploy/-style settings)", () => {
     assert.equal(renderText(report), DEPLOY_TABLE(rendered, `${rendered}#4`));
   });
 
+  test("cluster-wide policies skip the namespace Kubewarden runs in, as its controller writes their selectors: --policy-server-namespace moves it", async () => {
+    const outcomeIn = (report: PreviewReport, namespace: string): string[] =>
+      report.rows
+        .filter((r) => r.namespace === namespace && r.policy === "lmcache-injector")
+        .map((r) => `${r.object} ${r.outcome} ${r.reason ?? ""}`.trim());
+    const byDefault = await preview([deploy], { policies: rendered, workers: 0 });
+    assert.deepEqual(outcomeIn(byDefault, "kubewarden"), ["Pod/kubewarden untouched not selected (namespaceSelector)"]);
+    const rancher = await preview([deploy], {
+      policies: rendered,
+      workers: 0,
+      policyServerNamespace: "cattle-kubewarden-system",
+    });
+    // the pod in `kubewarden` reaches the policy now, which finds no engine `cb` in that namespace
+    assert.deepEqual(outcomeIn(rancher, "kubewarden"), ["Pod/kubewarden skipped engine-not-found"]);
+    // and nothing else moves
+    const others = (r: PreviewReport): unknown[] => r.rows.filter((row) => row.namespace !== "kubewarden");
+    assert.deepEqual(others(rancher), others(byDefault));
+    // the CLI flag of the same name as `generate`'s
+    const cli = spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, "bin", "cachewarden.js"),
+        "preview",
+        deploy,
+        "--policies",
+        rendered,
+        "--policy-server-namespace",
+        "cattle-kubewarden-system",
+        "-o",
+        "json",
+      ],
+      { cwd: ROOT, encoding: "utf8" },
+    );
+    // 1: the fixture's policy with no local build is left out
+    assert.equal(cli.status, 1, cli.stderr);
+    assert.deepEqual(
+      outcomeIn(JSON.parse(cli.stdout) as PreviewReport, "kubewarden"),
+      outcomeIn(rancher, "kubewarden"),
+    );
+  });
+
   test("the AdmissionPolicy injects the kvTransferConfig of its own settings", async () => {
     const report = await preview([deploy], { policies: rendered, workers: 0 });
     const row = report.rows.find((r) => r.policy === "team-c/lmcache-injector" && r.outcome === "wired")!;

@@ -12,6 +12,7 @@ export interface PreviewOutput {
 interface PreviewFlags {
   policies?: string;
   modules?: string;
+  policyServerNamespace?: string;
   output: "table" | "json" | "markdown";
   showPatch?: boolean;
   failOn?: FailOn[];
@@ -108,6 +109,7 @@ export async function runPreview(dumps: string[], flags: PreviewFlags, out: Prev
   const report = await preview(dumps, {
     policies: flags.policies,
     modules: flags.modules,
+    policyServerNamespace: flags.policyServerNamespace,
     workers: flags.workers,
     progress: (line) => out.stderr.write(`${line}\n`),
     ...(live ? { live } : {}),
@@ -144,6 +146,10 @@ export function registerPreview(program: Command, out: PreviewOutput = process):
       "built policies (a policies folder or one policy), a kustomization (rendered with kubectl kustomize), or rendered ClusterAdmissionPolicy / AdmissionPolicy YAML (default: this repository's built policies)",
     )
     .option("--modules <dir>", "where spec.module references are looked up as <dir>/<name>/annotated-policy.wasm")
+    .option(
+      "--policy-server-namespace <ns>",
+      "where Kubewarden runs, which cluster-wide policies skip as its controller makes them (default kubewarden; Rancher: cattle-kubewarden-system)",
+    )
     .addOption(
       new Option("-o, --output <format>", "output format").choices(["table", "json", "markdown"]).default("table"),
     )

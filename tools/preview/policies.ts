@@ -13,6 +13,7 @@ import type { ContextAwareResource } from "../host/metadata";
 import { PolicyModule } from "../host/guest";
 import { metadataContextAwareResources, readPolicyMetadata } from "../host/metadata";
 import type { PolicyMode } from "../host/response";
+import { KUBEWARDEN_NAMESPACE } from "../publish/deploy";
 import { parseDump } from "./dump";
 import { fileErrorText } from "../file-errors";
 
@@ -178,21 +179,30 @@ export function resolveModule(ref: string, modulesDir: string, baseDir: string):
   };
 }
 
-/** The namespace Kubewarden is installed in (its Helm charts' default). */
-export const KUBEWARDEN_NAMESPACE = "kubewarden";
+/** Where rendered policies are read: their modules, and the namespace Kubewarden runs in. */
+interface RenderContext {
+  modulesDir: string;
+  /** the directory relative module paths are resolved from */
+  baseDir: string;
+  /** the controller's deployments namespace (`--deployments-namespace`), excluded from cluster-wide policies */
+  kubewardenNamespace: string;
+}
 
 /**
  * The namespaceSelector the Kubewarden controller writes for a ClusterAdmissionPolicy: unless
- * `allowInsideAdmissionControllerNamespace`, Kubewarden's own namespace is excluded and only the
+ * `allowInsideAdmissionControllerNamespace`, the namespace it runs in is excluded and only the
  * `matchExpressions` of the policy's selector are kept (its `matchLabels` are dropped).
  */
-function clusterNamespaceSelector(spec: Record<string, unknown>): LabelSelector | undefined {
+function clusterNamespaceSelector(
+  spec: Record<string, unknown>,
+  kubewardenNamespace: string,
+): LabelSelector | undefined {
   const selector = readSelector(spec.namespaceSelector);
   if (spec.allowInsideAdmissionControllerNamespace === true) return selector;
   return {
     matchExpressions: [
       ...(selector?.matchExpressions ?? []),
-      { key: "kubernetes.io/metadata.name", operator: "NotIn", values: [KUBEWARDEN_NAMESPACE] },
+      { key: "kubernetes.io/metadata.name", operator: "NotIn", values: [kubewardenNamespace] },
     ],
   };
 }
@@ -202,8 +212,7 @@ const POLICY_GROUP_KINDS = new Set(["ClusterAdmissionPolicyGroup", "AdmissionPol
 function renderedPolicy(
   obj: Record<string, unknown>,
   source: string,
-  modulesDir: string,
-  baseDir: string,
+  at: RenderContext,
 ): PreviewPolicy | PolicyProblem {
   const kind = obj.kind as PolicyOrigin;
   const metadata = obj.metadata as { name: string; namespace?: string };
@@ -216,7 +225,7 @@ function renderedPolicy(
     return { source, reason: `AdmissionPolicy ${metadata.name} has no metadata.namespace` };
   if (spec.settings !== undefined && spec.settings !== null && !isObject(spec.settings))
     return { source, reason: `${kind} ${metadata.name}: spec.settings is not an object` };
-  const module = resolveModule(spec.module, modulesDir, baseDir);
+  const module = resolveModule(spec.module, at.modulesDir, at.baseDir);
   if ("reason" in module) return { source, reason: module.reason };
   return {
     name: namespaced ? `${metadata.namespace}/${metadata.name}` : metadata.name,
@@ -232,14 +241,14 @@ function renderedPolicy(
     settings: isObject(spec.settings) ? spec.settings : {},
     // an AdmissionPolicy cannot be granted any Kubernetes resource
     contextAwareResources: namespaced ? [] : metadataContextAwareResources(spec),
-    ...(namespaced ? {} : { namespaceSelector: clusterNamespaceSelector(spec) }),
+    ...(namespaced ? {} : { namespaceSelector: clusterNamespaceSelector(spec, at.kubewardenNamespace) }),
     objectSelector: readSelector(spec.objectSelector),
     source,
   };
 }
 
 /** The Kubewarden policies in rendered YAML; other kinds (PolicyServer, RBAC, …) are ignored. */
-export function policiesFromRendered(text: string, file: string, modulesDir: string, baseDir: string): LoadedPolicies {
+function policiesFromRendered(text: string, file: string, at: RenderContext): LoadedPolicies {
   const dump = parseDump(text, file);
   const out: LoadedPolicies = { policies: [], problems: [...dump.broken], from: file };
   for (const { object, source } of dump.objects) {
@@ -249,7 +258,7 @@ export function policiesFromRendered(text: string, file: string, modulesDir: str
       continue;
     }
     if (object.kind !== "ClusterAdmissionPolicy" && object.kind !== "AdmissionPolicy") continue;
-    const p = renderedPolicy(object, source, modulesDir, baseDir);
+    const p = renderedPolicy(object, source, at);
     if ("reason" in p) out.problems.push(p);
     else out.policies.push(p);
   }
@@ -287,16 +296,21 @@ function yamlFiles(dir: string): string[] {
  * a kustomization directory (rendered with `kubectl kustomize`), a policy directory or a folder of
  * them (built modules), a YAML/JSON file or a folder of them (rendered Kubewarden resources).
  */
-export function loadPolicies(where: string | undefined, modulesDir = DEFAULT_POLICIES_DIR): LoadedPolicies {
-  const loaded = readPolicies(where, modulesDir);
+export function loadPolicies(
+  where: string | undefined,
+  modulesDir = DEFAULT_POLICIES_DIR,
+  kubewardenNamespace = KUBEWARDEN_NAMESPACE,
+): LoadedPolicies {
+  const loaded = readPolicies(where, modulesDir, kubewardenNamespace);
   // one order whatever the source (kustomize reorders resources): cluster-wide first, then by name
   const rank = (p: PreviewPolicy): string => `${p.origin === "AdmissionPolicy" ? 1 : 0} ${p.name}`;
   loaded.policies.sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
   return loaded;
 }
 
-function readPolicies(where: string | undefined, modulesDir: string): LoadedPolicies {
+function readPolicies(where: string | undefined, modulesDir: string, kubewardenNamespace: string): LoadedPolicies {
   const target = where ?? modulesDir;
+  const at = (baseDir: string): RenderContext => ({ modulesDir, baseDir, kubewardenNamespace });
   let stat: fs.Stats;
   try {
     stat = fs.statSync(target);
@@ -304,11 +318,11 @@ function readPolicies(where: string | undefined, modulesDir: string): LoadedPoli
     throw new Error(`cannot read policies ${target}: ${fileErrorText(e)}`);
   }
   if (stat.isFile()) {
-    return policiesFromRendered(fs.readFileSync(target, "utf8"), target, modulesDir, path.dirname(target));
+    return policiesFromRendered(fs.readFileSync(target, "utf8"), target, at(path.dirname(target)));
   }
   if (KUSTOMIZATION_FILES.some((f) => fs.existsSync(path.join(target, f)))) {
     const from = `kubectl kustomize ${shown(target)}`;
-    return { ...policiesFromRendered(kustomize(target), from, modulesDir, target), from };
+    return { ...policiesFromRendered(kustomize(target), from, at(target)), from };
   }
   if (fs.existsSync(path.join(target, "metadata.yml"))) return loadBuilt([target], `built policy ${shown(target)}`);
   const policyDirs = fs
@@ -319,7 +333,7 @@ function readPolicies(where: string | undefined, modulesDir: string): LoadedPoli
   if (policyDirs.length > 0) return loadBuilt(policyDirs, `built policies in ${shown(target)}`);
   const out: LoadedPolicies = { policies: [], problems: [], from: target };
   for (const file of yamlFiles(target)) {
-    const loaded = policiesFromRendered(fs.readFileSync(file, "utf8"), file, modulesDir, target);
+    const loaded = policiesFromRendered(fs.readFileSync(file, "utf8"), file, at(target));
     out.policies.push(...loaded.policies);
     out.problems.push(...loaded.problems);
   }

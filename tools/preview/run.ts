@@ -79,6 +79,8 @@ export interface PreviewOptions {
   policies?: string;
   /** where `spec.module` references are resolved (default: the repository's policies/) */
   modules?: string;
+  /** the namespace Kubewarden runs in, which cluster-wide policies skip (default: kubewarden) */
+  policyServerNamespace?: string;
   /** worker threads (0: evaluate on this thread); default: this machine's parallelism for large dumps */
   workers?: number;
   /** progress lines (stderr in the CLI) */
@@ -179,7 +181,7 @@ function withPodSecurity(
 export async function preview(dumpFiles: readonly string[], opts: PreviewOptions = {}): Promise<PreviewReport> {
   const progress = opts.progress ?? (() => undefined);
   let dump: Dump | undefined = opts.live ? undefined : readDumps(dumpFiles);
-  const loaded = loadPolicies(opts.policies, opts.modules);
+  const loaded = loadPolicies(opts.policies, opts.modules, opts.policyServerNamespace);
   const problems = [...loaded.problems];
 
   // compile each module once; a policy whose settings policy-server would refuse is left out
