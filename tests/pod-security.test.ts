@@ -4,14 +4,8 @@
 // holds the same function equal to the server's own Pod Security admission.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  formatViolations,
-  namespacePodSecurity,
-  parseVersion,
-  violations,
-  type Level,
-  type PolicyVersion,
-} from "../tools/podsecurity/levels";
+import { formatViolations, violations, type Level, type PolicyVersion } from "../tools/podsecurity/levels";
+import { namespacePodSecurity, parseVersion } from "../tools/podsecurity/namespace";
 import { baselineViolations, neededLevel } from "../tools/podsecurity/baseline";
 
 type J = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -241,12 +235,12 @@ describe("versions", () => {
 });
 
 describe("namespace labels and messages", () => {
-  test("enforce and warn with their versions; an unknown level is read as restricted; a bad version as latest", () => {
+  test("enforce and warn with their versions; an unknown enforce level fails closed, an unknown warn level open; a bad version is latest", () => {
     assert.deepEqual(
       namespacePodSecurity({
         "pod-security.kubernetes.io/enforce": "baseline",
         "pod-security.kubernetes.io/enforce-version": "v1.29",
-        "pod-security.kubernetes.io/warn": "strict",
+        "pod-security.kubernetes.io/warn": "restricted",
         "pod-security.kubernetes.io/audit": "restricted",
       }),
       [
@@ -254,8 +248,17 @@ describe("namespace labels and messages", () => {
         { mode: "warn", level: "restricted", version: "latest" },
       ],
     );
+    assert.deepEqual(
+      namespacePodSecurity({
+        "pod-security.kubernetes.io/enforce": "strict",
+        "pod-security.kubernetes.io/warn": "strict",
+      }),
+      [{ mode: "enforce", level: "restricted", version: "latest" }],
+    );
     assert.deepEqual(namespacePodSecurity({}), []);
-    assert.equal(parseVersion("1.29"), "latest");
+    for (const bad of ["1.29", "v2.1", "v1.05", "v1.x", ""]) assert.equal(parseVersion(bad), "latest", bad);
+    assert.deepEqual(parseVersion("v1.0"), { major: 1, minor: 0 });
+    assert.deepEqual(parseVersion("v1.35"), { major: 1, minor: 35 });
     assert.equal(parseVersion("latest"), "latest");
   });
 

@@ -512,33 +512,3 @@ export function formatPolicy(level: Level, version: PolicyVersion): string {
 export function formatViolations(level: Level, version: PolicyVersion, found: readonly Violation[]): string {
   return `violates PodSecurity ${JSON.stringify(formatPolicy(level, version))}: ${found.map((v) => `${v.reason} (${v.detail})`).join(", ")}`;
 }
-
-export const POD_SECURITY_LABEL = "pod-security.kubernetes.io/";
-
-export interface NamespacePodSecurity {
-  mode: "enforce" | "warn";
-  level: Level;
-  version: PolicyVersion;
-}
-
-/** `v1.29` → {1, 29}; `latest`, and a value that is not a version, are `latest` (as upstream reads it). */
-export function parseVersion(value: string | undefined): PolicyVersion {
-  const m = /^v(\d+)\.(\d+)$/.exec(value ?? "");
-  return m ? { major: Number(m[1]), minor: Number(m[2]) } : "latest";
-}
-
-/**
- * The namespace's `enforce` and `warn` levels from its labels. An unknown level value is read as
- * `restricted` (upstream fails closed on an invalid label); an absent one is not returned (the
- * cluster's default, normally `privileged`, applies).
- */
-export function namespacePodSecurity(labels: Record<string, string>): NamespacePodSecurity[] {
-  const out: NamespacePodSecurity[] = [];
-  for (const mode of ["enforce", "warn"] as const) {
-    const value = labels[`${POD_SECURITY_LABEL}${mode}`];
-    if (value === undefined) continue;
-    const level = (LEVELS as readonly string[]).includes(value) ? (value as Level) : "restricted";
-    out.push({ mode, level, version: parseVersion(labels[`${POD_SECURITY_LABEL}${mode}-version`]) });
-  }
-  return out;
-}

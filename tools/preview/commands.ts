@@ -1,6 +1,7 @@
 // `cachewarden preview <dump...>`: what the policies would do to the objects of a cluster dump
 // (tools/preview/run.ts), as a table, markdown or JSON on stdout; progress on stderr.
 import { Command, InvalidArgumentError, Option } from "commander";
+import { readPodSecurityConfig } from "../podsecurity/namespace";
 import { renderJson, renderMarkdown, renderText } from "./report";
 import { OUTCOMES, Outcome, preview, PreviewOptions, PreviewReport } from "./run";
 
@@ -13,6 +14,7 @@ interface PreviewFlags {
   policies?: string;
   modules?: string;
   policyServerNamespace?: string;
+  podSecurityConfig?: string;
   output: "table" | "json" | "markdown";
   showPatch?: boolean;
   failOn?: FailOn[];
@@ -110,6 +112,7 @@ export async function runPreview(dumps: string[], flags: PreviewFlags, out: Prev
     policies: flags.policies,
     modules: flags.modules,
     policyServerNamespace: flags.policyServerNamespace,
+    ...(flags.podSecurityConfig !== undefined ? { podSecurity: readPodSecurityConfig(flags.podSecurityConfig) } : {}),
     workers: flags.workers,
     progress: (line) => out.stderr.write(`${line}\n`),
     ...(live ? { live } : {}),
@@ -146,6 +149,10 @@ export function registerPreview(program: Command, out: PreviewOutput = process):
       "built policies (a policies folder or one policy), a kustomization (rendered with kubectl kustomize), or rendered ClusterAdmissionPolicy / AdmissionPolicy YAML (default: this repository's built policies)",
     )
     .option("--modules <dir>", "where spec.module references are looked up as <dir>/<name>/annotated-policy.wasm")
+    .option(
+      "--pod-security-config <file>",
+      "the API server's PodSecurity admission configuration (its --admission-control-config-file, or the PodSecurityConfiguration): defaults for namespaces without labels, exempt namespaces and runtime classes",
+    )
     .option(
       "--policy-server-namespace <ns>",
       "where Kubewarden runs, which cluster-wide policies skip as its controller makes them (default kubewarden; Rancher: cattle-kubewarden-system)",

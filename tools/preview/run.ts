@@ -18,7 +18,13 @@ import { lookedUpObjects, NotRead, readCluster, saveDump } from "./live";
 import type { LiveSource } from "../host/live-client";
 import { loadPolicies, PolicyProblem, PreviewPolicy } from "./policies";
 import { applicability, namespaceLabels, ownedByWorkload, Subject, subjectsOf } from "./subjects";
-import { formatViolations, namespacePodSecurity, violations } from "../podsecurity/levels";
+import { formatViolations, violations } from "../podsecurity/levels";
+import {
+  DEFAULT_POD_SECURITY,
+  exemptFromPodSecurity,
+  namespacePodSecurity,
+  PodSecurityConfig,
+} from "../podsecurity/namespace";
 
 export const OUTCOMES = [
   "wired",
@@ -79,6 +85,8 @@ export interface PreviewOptions {
   policies?: string;
   /** where `spec.module` references are resolved (default: the repository's policies/) */
   modules?: string;
+  /** the API server's PodSecurity configuration: defaults for unlabelled namespaces, exemptions */
+  podSecurity?: PodSecurityConfig;
   /** the namespace Kubewarden runs in, which cluster-wide policies skip (default: kubewarden) */
   policyServerNamespace?: string;
   /** worker threads (0: evaluate on this thread); default: this machine's parallelism for large dumps */
@@ -149,13 +157,15 @@ function asMonitor(row: Pick<PreviewRow, "outcome" | "reason" | "message" | "pat
 const POD_KIND = "v1 Pod";
 
 /**
- * A wired pod checked against its namespace's Pod Security labels: `refused` with the API server's
- * reason when the `enforce` level forbids the patched pod, the `warn` level's findings as a note.
+ * A wired pod checked against its namespace's Pod Security levels (labels over the cluster's
+ * defaults, exemptions honoured): `refused` with the API server's reason when the `enforce` level
+ * forbids the patched pod, the `warn` level's findings as a note.
  */
 function withPodSecurity(
   row: Pick<PreviewRow, "outcome" | "reason" | "message" | "patch">,
   s: Subject,
   labelsOfNamespace: (namespace: string) => Record<string, string>,
+  config: PodSecurityConfig,
 ): typeof row {
   if (row.outcome !== "wired" || !row.patch || s.namespace === null) return row;
   const object = s.request.object as Record<string, unknown>;
@@ -166,8 +176,9 @@ function withPodSecurity(
   } catch {
     return row; // a patch that does not apply is reported by its own row, not as Pod Security
   }
+  if (exemptFromPodSecurity(config, s.namespace, patched)) return row;
   let out = row;
-  for (const ps of namespacePodSecurity(labelsOfNamespace(s.namespace))) {
+  for (const ps of namespacePodSecurity(labelsOfNamespace(s.namespace), config)) {
     const found = violations(ps.level, patched, ps.version);
     if (found.length === 0) continue;
     const text = formatViolations(ps.level, ps.version, found);
@@ -309,7 +320,9 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
     const answer = classify(results[r.pending], r.kind);
     return {
       ...r.base,
-      ...(r.monitor ? asMonitor(answer) : withPodSecurity(answer, r.subject, labelsOfNamespace)),
+      ...(r.monitor
+        ? asMonitor(answer)
+        : withPodSecurity(answer, r.subject, labelsOfNamespace, opts.podSecurity ?? DEFAULT_POD_SECURITY)),
     };
   });
   const totals: PreviewReport["totals"] = { policies: {}, reasons: {} };

@@ -243,19 +243,23 @@ function stopChild(child: ChildProcess): Promise<void> {
  * ServiceAccount included (no controller-manager runs, so helpers create each namespace's
  * `default` ServiceAccount themselves).
  */
-export async function startKubeServer(log: (s: string) => void = () => undefined): Promise<KubeServer> {
+export async function startKubeServer(
+  log: (s: string) => void = () => undefined,
+  /** more kube-apiserver flags (e.g. `--admission-control-config-file=…`) */
+  apiserverArgs: readonly string[] = [],
+): Promise<KubeServer> {
   const bin = ensureKubeBinaries(log);
   // a port picked free can be taken by another process before the server binds it: try again
   for (let attempt = 1; ; attempt++)
     try {
-      return await startOnce(bin);
+      return await startOnce(bin, apiserverArgs);
     } catch (e) {
       if (attempt === 3) throw e;
       log(`kube-apiserver start failed, trying again: ${(e as Error).message.split("\n")[0]}`);
     }
 }
 
-async function startOnce(bin: KubeBinaries): Promise<KubeServer> {
+async function startOnce(bin: KubeBinaries, apiserverArgs: readonly string[]): Promise<KubeServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cachewarden-kube-"));
   const pki = path.join(dir, "pki");
   execFileSync(bin.client, ["pki", pki]);
@@ -306,6 +310,7 @@ async function startOnce(bin: KubeBinaries): Promise<KubeServer> {
         "--authorization-mode=RBAC",
         // as on kubeadm clusters: the `privileged` Pod Security level can be tested at all
         "--allow-privileged=true",
+        ...apiserverArgs,
       ]),
     );
     const deadline = Date.now() + 120_000;
