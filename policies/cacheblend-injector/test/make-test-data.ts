@@ -5,11 +5,11 @@
 // case (they are what the flag rules of docs/policies/cacheblend-injector.md#flags must produce),
 // and which image, secrets, reason and detail apply. Only the mechanical staging edits of a decided
 // wiring (volume, init container, mount, PYTHONPATH, secrets, stamps) are done by `wire()` below.
-import * as fs from "node:fs";
-import * as path from "node:path";
+import { testDataDir, writeTestData } from "../../../tests/helpers/test-data";
+import { UNREADABLE_CONTAINER_BEFORE_TARGET } from "../../../tests/helpers/target-container-cases";
 import { REALISTIC_POD_TEXT } from "../../lmcache-injector/test/realistic-pod";
 
-const OUT = path.resolve(__dirname, "..", "test_data");
+const OUT = testDataDir(__dirname);
 const POLICY = "cacheblend-injector";
 const NS = "vllm-ns";
 const API = "lmcache.lmcache.ai/v1alpha1";
@@ -707,38 +707,18 @@ skipCase(
   "target-container-not-found",
   'no container named "does-not-exist"',
 );
-// a malformed container before the named one is a request that cannot be read, not a container
-// that is missing (both outcomes are skips; the reason tells them apart)
-skipCase(
-  "malformed-container-before-named",
-  (() => {
-    const p = withAnn({ [K.container]: "vllm" });
-    p.spec.containers = [3, ...p.spec.containers];
-    return p;
-  })(),
-  {
-    description: "containers [3, {name: vllm}], annotation vllm: invalid-request, not target-container-not-found",
-    covers: "#step-12; #target-container",
-    session: STANDARD,
-  },
-  "invalid-request",
-  "request could not be read: spec.containers[0] is not an object",
-);
-skipCase(
-  "container-name-not-string-before-named",
-  (() => {
-    const p = withAnn({ [K.container]: "vllm" });
-    p.spec.containers = [{ name: 7, image: "busybox:1.36" }, ...p.spec.containers];
-    return p;
-  })(),
-  {
-    description: "containers [{name: 7}, {name: vllm}], annotation vllm: invalid-request",
-    covers: "#step-12; #target-container",
-    session: STANDARD,
-  },
-  "invalid-request",
-  "request could not be read: spec.containers[0].name is not a string",
-);
+// a container that cannot be read before the named one: invalid-request (one list for both injectors)
+for (const u of UNREADABLE_CONTAINER_BEFORE_TARGET) {
+  const p = withAnn({ [K.container]: "vllm" });
+  p.spec.containers = [u.before, ...p.spec.containers];
+  skipCase(
+    u.name,
+    p,
+    { description: u.description, covers: "#step-12; #target-container", session: STANDARD },
+    "invalid-request",
+    u.message,
+  );
+}
 skipCase(
   "command-override",
   podWith((p) => {
@@ -1588,13 +1568,9 @@ function casesYaml(): string {
   return lines.join("\n") + "\n";
 }
 
-const names = new Set<string>();
-for (const c of cases) {
-  if (names.has(c.name)) throw new Error(`duplicate case ${c.name}`);
-  names.add(c.name);
-}
-fs.mkdirSync(OUT, { recursive: true });
-for (const f of fs.readdirSync(OUT)) fs.rmSync(path.join(OUT, f));
-for (const [f, text] of files) fs.writeFileSync(path.join(OUT, f), text);
-fs.writeFileSync(path.join(OUT, "cases.yml"), casesYaml());
-console.log(`${cases.length} cases, ${files.size + 1} files in ${path.relative(process.cwd(), OUT)}`);
+writeTestData(
+  OUT,
+  cases.map((c) => c.name),
+  files,
+  casesYaml(),
+);

@@ -3,12 +3,11 @@
 //
 // Every expected message is written out by hand from docs/policies/cacheengine-validator.md (rule
 // details, DNS-1123 texts, rendering), never taken from the policy's output.
-import * as fs from "node:fs";
-import * as path from "node:path";
+import { testDataDir, writeTestData } from "../../../tests/helpers/test-data";
 import * as yaml from "js-yaml";
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-const OUT = path.resolve(__dirname, "..", "test_data");
+const OUT = testDataDir(__dirname);
 
 const clone = (x: Json): Json => JSON.parse(JSON.stringify(x));
 /** A number whose JSON spelling JSON.stringify cannot produce (written verbatim). */
@@ -1508,8 +1507,8 @@ for (const c of cases) {
 const missingCovers = cases.filter((c) => !COVERS[c.name]).map((c) => c.name);
 if (missingCovers.length) throw new Error(`no covers: ${missingCovers.join(", ")}`);
 // ---- write ----
-for (const f of fs.readdirSync(OUT)) fs.unlinkSync(path.join(OUT, f));
 const fix = (s: string): string => s.replace(/"@@RAW:([^@]*)@@"/g, "$1");
+const files = new Map<string, string>();
 const index: Json[] = [];
 for (const c of cases) {
   const entry: Json = { name: c.name, description: c.description };
@@ -1518,25 +1517,24 @@ for (const c of cases) {
   if (c.operation) entry.operation = c.operation;
   if (c.request) {
     entry.request = c.request;
-    fs.writeFileSync(path.join(OUT, c.request), fix(JSON.stringify(c.req, null, 2)) + "\n");
+    files.set(c.request, fix(JSON.stringify(c.req, null, 2)) + "\n");
   }
   if (c.settings) {
     entry.settings = c.settings;
-    fs.writeFileSync(path.join(OUT, c.settings), JSON.stringify(c.settingsBody) + "\n");
+    files.set(c.settings, JSON.stringify(c.settingsBody) + "\n");
   }
   if (c.expect.allowed !== undefined) entry.expect = { ...c.expect, warnings: [] };
   else entry.expect = c.expect;
   index.push(entry);
-}
-const names = new Set<string>();
-for (const c of index) {
-  if (names.has(c.name)) throw new Error("dup " + c.name);
-  names.add(c.name);
 }
 const header =
   "# cacheengine-validator e2e cases (format: docs/test-data.md). `covers` names the rows of\n" +
   "# docs/policies/cacheengine-validator.md: #rule-N, #update, #malformed-input and so on.\n" +
   "# Numbers reach the policy as written (256.0, 2.56e2), as policy-server delivers them; 1e400 cannot\n" +
   "# be delivered at all (serde_json rejects it), so it is unit-tested in assembly/__tests__/rules.spec.ts.\n";
-fs.writeFileSync(path.join(OUT, "cases.yml"), header + yaml.dump(index, { lineWidth: -1 }));
-console.log(index.length, "cases");
+writeTestData(
+  OUT,
+  index.map((e) => e.name),
+  files,
+  header + yaml.dump(index, { lineWidth: -1 }),
+);

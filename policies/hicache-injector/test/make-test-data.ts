@@ -5,10 +5,9 @@
 // are appended, whether env / mount / volume are added). Only the mechanical JSON edits of a
 // decided wiring are done by `wire()` below, written from docs/policies/hicache-injector.md#commit
 // and #nfs-wiring, never from the policy's output.
-import * as fs from "node:fs";
-import * as path from "node:path";
+import { testDataDir, writeTestData } from "../../../tests/helpers/test-data";
 
-const OUT = path.resolve(__dirname, "..", "test_data");
+const OUT = testDataDir(__dirname);
 const POLICY = "hicache-injector";
 const NS = "ns";
 const UID = "5f0c9a1e-7d3b-4c2a-9e8f-1b2c3d4e5f60";
@@ -1369,13 +1368,9 @@ function casesYaml(): string {
   return lines.join("\n") + "\n";
 }
 
-const names = new Set<string>();
-for (const c of cases) {
-  if (names.has(c.name)) throw new Error(`duplicate case ${c.name}`);
-  names.add(c.name);
-}
-fs.mkdirSync(OUT, { recursive: true });
-for (const f of fs.readdirSync(OUT)) fs.rmSync(path.join(OUT, f));
-for (const [f, text] of files) fs.writeFileSync(path.join(OUT, f), text);
-fs.writeFileSync(path.join(OUT, "cases.yml"), casesYaml());
-console.log(`${cases.length} cases, ${files.size + 1} files in ${path.relative(process.cwd(), OUT)}`);
+writeTestData(
+  OUT,
+  cases.map((c) => c.name),
+  files,
+  casesYaml(),
+);
