@@ -172,6 +172,54 @@ describe("preview --kubeconfig", () => {
     );
   });
 
+  test("a lookup the credentials may not make is listed too, one line, and its row says it failed", async () => {
+    const user = "no-configmaps";
+    const kubeconfig = kube.userKubeconfig(user);
+    const resources = [
+      "pods",
+      "lmcacheengines",
+      "deployments",
+      "statefulsets",
+      "daemonsets",
+      "replicasets",
+      "jobs",
+      "cronjobs",
+    ];
+    kube.batch([
+      {
+        verb: "create",
+        namespace: "team-a",
+        object: {
+          apiVersion: "rbac.authorization.k8s.io/v1",
+          kind: "Role",
+          metadata: { name: "no-configmaps" },
+          rules: [{ apiGroups: ["", "apps", "batch", "lmcache.lmcache.ai"], resources, verbs: ["get", "list"] }],
+        },
+      },
+      {
+        verb: "create",
+        namespace: "team-a",
+        object: {
+          apiVersion: "rbac.authorization.k8s.io/v1",
+          kind: "RoleBinding",
+          metadata: { name: "no-configmaps" },
+          roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "no-configmaps" },
+          subjects: [{ kind: "User", name: user }],
+        },
+      },
+    ]);
+    const report = await preview([], { policies, live: { source: { kubeconfig }, namespaces: ["team-a"] } });
+    const lookups = report.cluster!.notRead.filter((n) => n.what === "a lookup").map((n) => n.reason);
+    assert.ok(lookups.length > 0, report.cluster!.notRead.map((n) => `${n.what}: ${n.reason}`).join("\n"));
+    for (const l of lookups)
+      assert.match(
+        l,
+        new RegExp(`^get ConfigMap team-a/\\S+: forbidden: configmaps "\\S+" is forbidden: User "${user}" cannot get`),
+      );
+    assert.equal(new Set(lookups).size, lookups.length, "each once");
+    assert.ok(report.rows.some((r) => r.reason === "lookup-failed" || /forbidden/.test(r.message)));
+  });
+
   test("an unreachable cluster stops the run with one line", async () => {
     const { file: kubeconfig, port } = await kube.unreachableKubeconfig(path.join(dir, "unreachable"));
     await assert.rejects(preview([], { policies, live: { source: { kubeconfig } } }), {

@@ -283,3 +283,48 @@ describe("live answers and failures", () => {
     ]);
   });
 });
+
+describe("the client thread", () => {
+  // a server that answers ConfigMap `slow` after 1.5 s and any other at once, in a process of its own
+  // (the guest's thread blocks while it waits, so an in-process server could not answer)
+  const SERVER = `
+    const http = require("node:http");
+    const list = { kind: "APIResourceList", apiVersion: "v1", groupVersion: "v1",
+      resources: [{ name: "configmaps", singularName: "configmap", namespaced: true, kind: "ConfigMap", verbs: ["get"] }] };
+    http.createServer((req, res) => {
+      const send = (body) => { res.setHeader("content-type", "application/json"); res.end(JSON.stringify(body)); };
+      if (req.url === "/api/v1") return send(list);
+      const name = req.url.split("/").pop();
+      const cm = { kind: "ConfigMap", apiVersion: "v1", metadata: { name, namespace: "ns" } };
+      setTimeout(() => send(cm), name === "slow" ? 1500 : 0);
+    }).listen(0, "127.0.0.1", function () { console.log(this.address().port); });`;
+
+  test("an answer that comes after its lookup timed out is dropped, not handed to the next lookup", async (t) => {
+    const { spawn } = await import("node:child_process");
+    const child = spawn(process.execPath, ["-e", SERVER], { stdio: ["ignore", "pipe", "inherit"] });
+    t.after(() => child.kill());
+    const port = await new Promise<string>((resolve) =>
+      child.stdout.once("data", (d: Buffer) => resolve(d.toString().trim())),
+    );
+    const kubeconfig = path.join(dir, "slow-kubeconfig");
+    fs.writeFileSync(
+      kubeconfig,
+      `apiVersion: v1
+kind: Config
+clusters: [{name: slow, cluster: {server: "http://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]
+users: [{name: anyone, user: {}}]
+contexts: [{name: slow, context: {cluster: slow, user: anyone}}]
+current-context: slow
+`,
+    );
+    const { LiveCluster } = await import("../tools/host/live");
+    const cluster = new LiveCluster({ kubeconfig, answerTimeoutMs: 500, cacheSeconds: 0 });
+    assert.throws(() => cluster.get("v1", "ConfigMap", "slow", "ns"), {
+      message: "Callback evaluation failure: the live cluster did not answer within 0.5 s",
+    });
+    // let the late answer arrive, then ask for another object: its own answer, not the late one
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(JSON.parse(cluster.get("v1", "ConfigMap", "fast", "ns")).metadata.name, "fast");
+    assert.equal(JSON.parse(cluster.get("v1", "ConfigMap", "other", "ns")).metadata.name, "other");
+  });
+});

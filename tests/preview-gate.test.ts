@@ -85,7 +85,7 @@ spec:
       const r = await gate([dump], { policies, modules: POLICIES, ...(failOn ? { failOn } : {}) });
       assert.equal(r.code, 1);
       assert.deepEqual(r.errors, [
-        "cachewarden: preview failed: no policy was evaluated: build them first (`npm run build` or `node bin/cachewarden.js build`), or point --policies at built policies",
+        "cachewarden: preview failed: no policy was evaluated",
         'cachewarden: preview failed: 1 policy was left out (see "Policy problems")',
       ]);
     }
@@ -95,9 +95,25 @@ spec:
     const unbuilt = path.join(dir, "unbuilt", "some-policy");
     fs.mkdirSync(unbuilt, { recursive: true });
     fs.writeFileSync(path.join(unbuilt, "metadata.yml"), "rules: []\n");
-    const r = await gate([write("p.yaml", [pod("team-a", "p")])], { policies: path.dirname(unbuilt) });
+    const dump = write("p.yaml", [pod("team-a", "p")]);
+    const r = await gate([dump], { policies: path.dirname(unbuilt) });
     assert.equal(r.code, 1);
-    assert.match(r.errors[0], /no policy was evaluated: build them first \(`npm run build`/);
+    assert.deepEqual(r.errors, [
+      "cachewarden: preview failed: no policy was evaluated",
+      'cachewarden: preview failed: 1 policy was left out (see "Policy problems")',
+    ]);
+    const report = await preview([dump], { policies: path.dirname(unbuilt), workers: 0 });
+    assert.deepEqual(
+      report.problems.map((p) => p.reason),
+      ["some-policy is not built (run `cachewarden build some-policy`)"],
+    );
+    // an empty policies folder: nothing left out, so the failure itself says how to build
+    const empty = path.join(dir, "no-policies");
+    fs.mkdirSync(empty, { recursive: true });
+    assert.match(
+      (await gate([dump], { policies: empty })).errors[0],
+      /no policy was evaluated: build them first \(`npm run build`/,
+    );
   });
 
   test("an empty dump fails; a dump with objects and every policy evaluated passes", async () => {

@@ -130,6 +130,9 @@ export function contextAwareDeniedText(apiVersion: string, kind: string): string
 }
 
 /** What a guest reads when kwctl has no cluster to ask (the callback's error, with the runtime's prefix). */
+/** How a live lookup's failure that is not the policy's doing starts among an evaluation's warnings. */
+export const LIVE_PROBLEM = "live cluster: ";
+
 export const NO_CLUSTER_TEXT = `${CALLBACK_FAILURE}kube::Client was not initialized properly`;
 
 type Answer = { ok: true; response: Buffer } | { ok: false; error: string };
@@ -176,7 +179,7 @@ export class HostCapabilities {
   /** Warnings to show after the evaluation (unused replay exchanges, live lookups that could not be made). */
   warnings(): string[] {
     const w = this.replay?.leftoverWarning();
-    return [...(w ? [w] : []), ...(this.live?.problems ?? []).map((p) => `live cluster: ${p}`)];
+    return [...(w ? [w] : []), ...(this.live?.problems ?? []).map((p) => `${LIVE_PROBLEM}${p}`)];
   }
 
   private trace(operation: string, text: string): Answer {

@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parentPort, Worker, workerData } from "node:worker_threads";
 import type { Operation } from "fast-json-patch";
-import type { HostCapabilitiesConfig } from "./capabilities";
+import { LIVE_PROBLEM, type HostCapabilitiesConfig } from "./capabilities";
 import type { KubeObject } from "./cluster";
 import { EvaluationOptions, validateRequest } from "./evaluate";
 import { PolicyModule } from "./guest";
@@ -43,6 +43,8 @@ export interface PoolResult {
   trap?: string;
   /** with live lookups: the answers of the lookups that succeeded (what was read from the cluster) */
   reads?: string[];
+  /** with live lookups: one line per lookup that failed not of the policy's doing (forbidden, not served, …) */
+  lookupProblems?: string[];
 }
 
 interface LoadedPolicy {
@@ -70,11 +72,15 @@ function runJob(loaded: readonly LoadedPolicy[], job: PoolJob): PoolResult {
   const reads = policy.options.capabilities?.live
     ? r.hostCalls.filter((c) => c.ok && c.namespace === "kubernetes" && c.operation !== "can_i").map((c) => c.result)
     : [];
+  const lookupProblems = policy.options.capabilities?.live
+    ? r.hostWarnings.filter((w) => w.startsWith(LIVE_PROBLEM)).map((w) => w.slice(LIVE_PROBLEM.length))
+    : [];
   return {
     response: r.response!,
     ...(r.patchOperations ? { patchOperations: r.patchOperations } : {}),
     ...(r.trap !== undefined ? { trap: r.trap } : {}),
     ...(reads.length > 0 ? { reads } : {}),
+    ...(lookupProblems.length > 0 ? { lookupProblems } : {}),
   };
 }
 

@@ -33,6 +33,8 @@ export interface LiveSource {
   context?: string;
   /** how long an answer is reused (policy-server: 5 s); `preview` keeps them for its whole run */
   cacheSeconds?: number;
+  /** how long a guest waits for one answer before the lookup fails (default 60 s) */
+  answerTimeoutMs?: number;
 }
 
 /** policy-evaluator's cache of lookups: 5 seconds. */

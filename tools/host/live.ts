@@ -35,8 +35,8 @@ export type LiveRequest =
 /** How long a guest waits for one answer before the lookup fails. */
 export const ANSWER_TIMEOUT_MS = 60_000;
 
-/** Answers one request on the client thread (exported for tests, which call it in-process). */
-export async function answerLive(client: Promise<LiveClient>, r: LiveRequest): Promise<LiveAnswer> {
+/** Answers one request on the client thread. */
+async function answerLive(client: Promise<LiveClient>, r: LiveRequest): Promise<LiveAnswer> {
   let c: LiveClient;
   try {
     c = await client;
@@ -55,34 +55,57 @@ export async function answerLive(client: Promise<LiveClient>, r: LiveRequest): P
   }
 }
 
+/** A request and its answer carry the same number: an answer that comes after its caller gave up is dropped. */
+type Numbered<T> = { id: number; body: T };
+
 class Bridge {
   private readonly port: MessagePort;
+  private readonly worker: Worker;
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  private readonly timeoutMs: number;
+  private last = 0;
 
   constructor(source: LiveSource) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
+    this.timeoutMs = source.answerTimeoutMs ?? ANSWER_TIMEOUT_MS;
     // the worker has no tsx loader of its own: register it, then load this very file
     const bootstrap = `require("tsx/cjs"); require(${JSON.stringify(path.join(__dirname, "live.ts"))});`;
-    const worker = new Worker(bootstrap, {
+    this.worker = new Worker(bootstrap, {
       eval: true,
       workerData: { liveBridge: { source, port: port2, flag: this.flag } },
       transferList: [port2],
     });
+    // a client thread that dies is seen as answers that do not come; it must not end the process
+    this.worker.on("error", () => undefined);
     // neither keeps the process alive: the CLI exits when its work is done
-    worker.unref();
+    this.worker.unref();
     this.port.unref();
   }
 
-  /** Posts `request` and blocks until the client thread answers (or the timeout). */
-  call(request: LiveRequest): LiveAnswer {
+  /** Posts `request` and blocks until the client thread answers it (or the timeout). */
+  call(request: LiveRequest, timeoutMs = this.timeoutMs): LiveAnswer {
+    const id = ++this.last;
     Atomics.store(this.flag, 0, 0);
-    this.port.postMessage(request);
-    if (Atomics.wait(this.flag, 0, 0, ANSWER_TIMEOUT_MS) === "timed-out") {
-      const text = `the live cluster did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`;
-      return { ok: false, error: text, problem: text };
+    this.port.postMessage({ id, body: request } satisfies Numbered<LiveRequest>);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      // the client thread posts an answer before it raises the flag: read every answer there is
+      for (let m = receiveMessageOnPort(this.port); m !== undefined; m = receiveMessageOnPort(this.port)) {
+        const answer = m.message as Numbered<LiveAnswer>;
+        if (answer.id === id) return answer.body;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0 || Atomics.wait(this.flag, 0, 0, left) === "timed-out") {
+        const text = `the live cluster did not answer within ${timeoutMs / 1000} s`;
+        return { ok: false, error: text, problem: text };
+      }
+      Atomics.store(this.flag, 0, 0);
     }
-    return receiveMessageOnPort(this.port)!.message as LiveAnswer;
+  }
+
+  close(): void {
+    void this.worker.terminate();
   }
 }
 
@@ -100,12 +123,21 @@ export class LiveCluster {
   readonly problems: string[] = [];
 
   constructor(source: LiveSource) {
-    const key = JSON.stringify([source.kubeconfig ?? null, source.context ?? null, source.cacheSeconds ?? null]);
+    const key = JSON.stringify([
+      source.kubeconfig ?? null,
+      source.context ?? null,
+      source.cacheSeconds ?? null,
+      source.answerTimeoutMs ?? null,
+    ]);
     let bridge = bridges.get(key);
     if (!bridge) {
       bridge = new Bridge(source);
-      const connected = bridge.call({ op: "connect" });
-      if (!connected.ok) throw new Error(connected.error);
+      // loading the client and the kubeconfig is not a lookup: it has the default time
+      const connected = bridge.call({ op: "connect" }, ANSWER_TIMEOUT_MS);
+      if (!connected.ok) {
+        bridge.close();
+        throw new Error(connected.error);
+      }
       bridges.set(key, bridge);
     }
     this.bridge = bridge;
@@ -144,11 +176,11 @@ export class LiveCluster {
 function runBridge(data: { source: LiveSource; port: MessagePort; flag: Int32Array }): void {
   const client = LiveClient.connect(data.source);
   client.catch(() => undefined); // reported by the answers
-  data.port.on("message", (request: LiveRequest) => {
-    void answerLive(client, request)
+  data.port.on("message", ({ id, body }: Numbered<LiveRequest>) => {
+    void answerLive(client, body)
       .catch((e: unknown): LiveAnswer => ({ ok: false, error: String((e as Error)?.message ?? e) }))
       .then((answer) => {
-        data.port.postMessage(answer);
+        data.port.postMessage({ id, body: answer } satisfies Numbered<LiveAnswer>);
         Atomics.store(data.flag, 0, 1);
         Atomics.notify(data.flag, 0);
       });

@@ -63,9 +63,12 @@ export function failures(report: PreviewReport, failOn: readonly FailOn[]): stri
  */
 export function checkedNothing(report: PreviewReport): string[] {
   const out: string[] = [];
+  // the build hint only when no policy was even found: one left out says why under "Policy problems"
   if (report.policies.length === 0)
     out.push(
-      "no policy was evaluated: build them first (`npm run build` or `node bin/cachewarden.js build`), or point --policies at built policies",
+      report.problems.length > 0
+        ? "no policy was evaluated"
+        : "no policy was evaluated: build them first (`npm run build` or `node bin/cachewarden.js build`), or point --policies at built policies",
     );
   if (report.problems.length > 0)
     out.push(

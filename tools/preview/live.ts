@@ -119,7 +119,10 @@ export async function readCluster(
     const items: KubeObject[] = [];
     if (!r.namespaced || wanted === undefined) {
       const all = await client.list(k.apiVersion, k.kind, null);
-      if ("items" in all) items.push(...all.items.filter((o) => r.namespaced || !wanted || wanted.has(name(o))));
+      // with --namespace, of the cluster-scoped kinds only Namespaces are narrowed to those given
+      const keep = (o: KubeObject): boolean =>
+        r.namespaced || !wanted || key(k) !== key(NAMESPACE) || wanted.has(name(o));
+      if ("items" in all) items.push(...all.items.filter(keep));
       else if (all.cause === "forbidden" && r.namespaced && namespaces !== undefined) {
         // a list across all namespaces refused: namespace by namespace, reporting the refused ones
         items.push(...(await perNamespace(client, k, namespaces, notRead)));

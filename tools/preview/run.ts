@@ -315,6 +315,12 @@ export async function preview(dumpFiles: readonly string[], opts: PreviewOptions
     saveDump(opts.live.saveDump, [...allObjects, ...extra]);
   }
 
+  // a lookup the cluster refused (forbidden, a kind not served) is not read either: one line each
+  if (read)
+    for (const problem of new Set(results.flatMap((r) => r.lookupProblems ?? [])))
+      if (!read.notRead.some((n) => n.what === "a lookup" && n.reason === problem))
+        read.notRead.push({ what: "a lookup", reason: problem });
+
   const finalRows: PreviewRow[] = rows.map((r) => {
     if (!("pending" in r)) return r;
     const answer = classify(results[r.pending], r.kind);
