@@ -268,13 +268,22 @@ test("a version bump reaches every README example: a left-behind reference is st
   }
 });
 
-test("make push passes SOURCES_PATH and OVERWRITE; publish --registry says deploy/ points elsewhere", () => {
+test("make push and npm run push pass SOURCES_PATH and OVERWRITE; publish --registry says deploy/ points elsewhere", () => {
   const make = spawnSync("make", ["-n", "push", "REGISTRY=r.example/p", "SOURCES_PATH=/tmp/s.yaml", "OVERWRITE=1"], {
     cwd: ROOT,
     encoding: "utf8",
   });
   assert.equal(make.status, 0, make.stderr);
   assert.match(make.stdout, /publish --registry r\.example\/p --sources-path \/tmp\/s\.yaml --overwrite$/m);
+  // `npm run push` (the README's other spelling) passes the same three
+  const script = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Obj }).scripts
+    .push as string;
+  const npmPush = spawnSync("sh", ["-c", script.replace(/node bin\/cachewarden\.js/g, "echo")], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, REGISTRY: "r.example/p", SOURCES_PATH: "/tmp/s.yaml", OVERWRITE: "1" },
+  });
+  assert.match(npmPush.stdout, /^publish --registry r\.example\/p --sources-path \/tmp\/s\.yaml --overwrite$/m);
   const pub = spawnSync(
     process.execPath,
     [path.join(ROOT, "bin", "cachewarden.js"), "publish", "--dry-run", "--registry", "r.example/p"],

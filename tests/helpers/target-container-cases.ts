@@ -1,7 +1,8 @@
 // Cases of the shared target-container rule that both pod injectors' generators write: a container
 // that cannot be read before the named one makes the request unreadable (`invalid-request`), not
 // the named container missing (`target-container-not-found`); both are skips, the reason tells
-// them apart (docs/policies/*-injector.md#target-container).
+// them apart (docs/policies/lmcache-injector.md#target-container and
+// docs/policies/cacheblend-injector.md#target-container).
 export interface UnreadableContainerCase {
   name: string;
   description: string;

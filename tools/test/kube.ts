@@ -73,7 +73,7 @@ export function ensureKubeBinaries(log: (s: string) => void = () => undefined): 
   const go = spawnSync("go", ["version"], { encoding: "utf8", env });
   if (go.status !== 0)
     throw new Error(
-      "the tests need Go (see README: Requirements) to build kube-apiserver and etcd from tests/kube; `go version` failed",
+      "the tests need Go (see README: Quick start) to build kube-apiserver and etcd from tests/kube; `go version` failed",
     );
   const stamp = sourceStamp(go.stdout.trim());
   const bin = binaries(KUBE_BIN);

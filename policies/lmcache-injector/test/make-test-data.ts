@@ -1568,6 +1568,12 @@ skipCase(
   );
   ipcCase("ipc-amd-host-shm", "current amd engine: hostPath /dev/shm", { gpuVendor: "amd", hostIPC: false }, "host");
   ipcCase(
+    "ipc-nvidia-hostipc-true-isolated",
+    "current nvidia engine with hostIPC true and no isolatedIPC: isolated by default, private shm (not hostIPC)",
+    { gpuVendor: "nvidia", hostIPC: true },
+    "private",
+  );
+  ipcCase(
     "ipc-amd-hostipc",
     "current amd engine with hostIPC true: hostIPC, no volume",
     { gpuVendor: "amd", hostIPC: true },
@@ -1746,6 +1752,16 @@ skipCase(
       description: "no LMCacheEngine, connection config says lmcache.mp.isolated_ipc true: private shm",
       covers: "#ipc-modes",
       session: [engineMissing(), cmFound({ "kv-transfer-config.json": isolatedKv })],
+    },
+    { ipc: "private", kv: isolatedKv },
+  );
+  injectCase(
+    "ipc-legacy-engine-connection-isolated",
+    basicPod(),
+    {
+      description: "legacy (E1) engine whose connection config says lmcache.mp.isolated_ipc true: private shm",
+      covers: "#which-lmcache-operator; #ipc-modes",
+      session: [engineWith(E1_SPEC), cmFound({ "kv-transfer-config.json": isolatedKv })],
     },
     { ipc: "private", kv: isolatedKv },
   );
