@@ -460,17 +460,6 @@ describe("json item probes", () => {
     expect(doc.memberRawTest("e", lower)).toBe(0);
   });
 
-  it("memberRawText is a scalar member's text as written, never a container's", () => {
-    const doc = parse('{"s":"a\\u0062\\/","n":1.50e0,"t":true,"o":{"x":1},"l":[1],"z":null}');
-    expect(String.UTF8.decode(doc.memberRawText("s")!.slice().buffer)).toBe('"a\\u0062\\/"');
-    expect(String.UTF8.decode(doc.memberRawText("n")!.slice().buffer)).toBe("1.50e0");
-    expect(String.UTF8.decode(doc.memberRawText("t")!.slice().buffer)).toBe("true");
-    expect(String.UTF8.decode(doc.memberRawText("z")!.slice().buffer)).toBe("null");
-    expect(doc.memberRawText("o")).toBeNull();
-    expect(doc.memberRawText("l")).toBeNull();
-    expect(doc.memberRawText("missing")).toBeNull();
-  });
-
   it("a dirty list's untouched items are written as they were, compact or not", () => {
     const compact = parse('{"a":[1,"x",{"b":2}],"c":{"d":1,"e\\n":[2],"f":"g"}}');
     child(compact, "a").push(JsonValue.int(3));

@@ -459,16 +459,6 @@ export class JsonValue {
     if (containsBackslash(p.data, s, e)) return -2;
     return test(p.data, s, e) ? 1 : 0;
   }
-  /** The JSON text of scalar member `key` as the document holds it (a string with its quotes and
-   *  escapes, a number as spelled), a view that copies nothing; null when the member is missing or
-   *  a container (whose text may be stale after an edit), or this is not an object. */
-  memberRawText(key: string): Uint8Array | null {
-    const p = this.locateMember(key, -1);
-    if (p === null || p.kind == JsonKind.Object || p.kind == JsonKind.Array) return null;
-    const bytes = p.bytes;
-    if (bytes === null || p.end <= p.start) return null;
-    return Uint8Array.wrap(bytes.buffer, bytes.byteOffset + p.start, p.end - p.start);
-  }
   /** member `key` as `get(key)` then `asI64()` reads it when that is Ok, else null (missing, not
    *  a number, not an integer in i64 range), without creating its node */
   memberI64(key: string): Read<i64> | null {

@@ -4,6 +4,14 @@
 // wrong JSON type read as "" / false so planners decide what matters to them.
 import { JsonValue, parseJson } from "../json/index";
 
+/** `request.operation` values the policies tell apart. */
+// @ts-ignore: decorator
+@lazy
+export const OPERATION_CREATE = "CREATE";
+// @ts-ignore: decorator
+@lazy
+export const OPERATION_UPDATE = "UPDATE";
+
 export class GroupVersionKind {
   constructor(
     public group: string,

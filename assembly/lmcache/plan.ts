@@ -60,10 +60,7 @@ import { PdWiring } from "./pd";
 import { roleConfigText } from "./settings";
 import { isDns1123Label, isDns1123Subdomain } from "../validate/dns";
 import { trimGoSpace } from "../validate/chars";
-
-// @ts-ignore: decorator
-@lazy
-export const OPERATION_CREATE = "CREATE";
+import { OPERATION_CREATE } from "../kubewarden/request";
 
 export enum DecisionKind {
   /** `{"accepted":true}`: nothing to do */

@@ -1,7 +1,6 @@
 // Character classes and trimming with Go semantics (`unicode.IsSpace`, `unicode.IsControl`,
 // `strings.TrimSpace`). AssemblyScript strings are UTF-16; every Go whitespace rune is in the BMP,
 // so checking code units is exact.
-import { uninitializedBuffer } from "../util/memory";
 
 /** Go `unicode.IsSpace`: ASCII `\t \n \v \f \r` and space, U+0085, U+00A0, and the Unicode
  *  White_Space runes U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000. */
@@ -126,32 +125,6 @@ export function goLowerEquals(s: string, word: string): bool {
   if (s.length != word.length) return false;
   for (let i = 0; i < s.length; i++) if (goLowerToAscii(s.charCodeAt(i)) != word.charCodeAt(i)) return false;
   return true;
-}
-
-/** goLowerAscii on UTF-8 text: `A`–`Z` and the UTF-8 of U+0130 (`C4 B0`) and the Kelvin sign
- *  (`E2 84 AA`) become their ASCII lower case, every other byte is copied. A long text is lowered
- *  without decoding it (quotes and escapes pass through: a JSON string literal without
- *  backslashes stays one). A new buffer, never longer than `text`. */
-export function goLowerAsciiUtf8(text: Uint8Array): Uint8Array {
-  const n = text.length;
-  const src = text.dataStart;
-  const out = uninitializedBuffer(n);
-  const dst = changetype<usize>(out);
-  let j = 0;
-  for (let i = 0; i < n; i++) {
-    let b = <u32>load<u8>(src + <usize>i);
-    if (b - 0x41 <= 0x19) b += 0x20;
-    else if (b == 0xc4 && i + 1 < n && load<u8>(src + <usize>i + 1) == 0xb0) {
-      b = 0x69;
-      i++;
-    } else if (b == 0xe2 && i + 2 < n && load<u16>(src + <usize>i + 1) == 0xaa84) {
-      b = 0x6b;
-      i += 2;
-    }
-    store<u8>(dst + <usize>j, <u8>b);
-    j++;
-  }
-  return Uint8Array.wrap(out, 0, j);
 }
 
 /** `s` with goLowerToAscii applied to every code unit (Go's `strings.ToLower` for ASCII text;

@@ -4,12 +4,10 @@
 // bytes (a DynamicObject: apiVersion, kind, metadata, then the other keys in byte order; listed
 // objects come from a reflector cache, which empties `managedFields`, ensures `annotations` and
 // drops kubectl's last-applied-configuration annotation). tools/host/README.md lists what is emulated.
-import * as fs from "node:fs";
 import * as yaml from "js-yaml";
-import { LOSSLESS_YAML_SCHEMA, yamlToNode } from "./documents";
+import { LOSSLESS_YAML_SCHEMA, readInput, yamlToNode } from "./documents";
 import { CALLBACK_FAILURE, rustDebugOption } from "./rust";
 import { compareKeys, memberSourceNode, serdeJson, valueFromNode, writeString } from "./serde";
-import { fileErrorText } from "../file-errors";
 
 export type KubeObject = Record<string, unknown> & {
   apiVersion?: string;
@@ -50,13 +48,7 @@ export function parseClusterObjects(text: string, source = "<cluster>"): KubeObj
 }
 
 export function loadClusterObjects(file: string): KubeObject[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (e) {
-    throw new Error(`cannot read cluster objects ${file}: ${fileErrorText(e)}`);
-  }
-  return parseClusterObjects(text, file);
+  return parseClusterObjects(readInput(file, "cluster objects"), file);
 }
 
 // --- selectors ------------------------------------------------------------------------------------

@@ -15,6 +15,11 @@ export function readInput(file: string, what: string): string {
   }
 }
 
+/** A JSON/YAML mapping (not null, not a list). */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
 /** A YAML float, kept apart from integers (`256.0` is an f64 for serde_yaml, `256` a u64). */
 class YamlFloat {
   constructor(readonly value: number) {}

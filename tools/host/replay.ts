@@ -3,11 +3,10 @@
 // (`!KubernetesGetResource` + fields). Replay is strict: every call consumes the next exchange,
 // and the live request must equal the recorded one (absent `Option` keys read as null) or the call
 // fails. Leftover exchanges only warn, like kwctl.
-import * as fs from "node:fs";
 import * as yaml from "js-yaml";
 import { CALLBACK_FAILURE, rustDebugString } from "./rust";
 import { compareKeys } from "./serde";
-import { fileErrorText } from "../file-errors";
+import { readInput } from "./documents";
 
 /** Fields of each request variant, in serde order; every one is read with `null` as the default. */
 export const REQUEST_VARIANTS: Record<string, string[]> = {
@@ -113,13 +112,7 @@ export function parseReplaySession(text: string, source = "<session>"): ReplayEx
 }
 
 export function loadReplaySession(file: string): ReplayExchange[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (e) {
-    throw new Error(`cannot read replay session ${file}: ${fileErrorText(e)}`);
-  }
-  return parseReplaySession(text, file);
+  return parseReplaySession(readInput(file, "replay session"), file);
 }
 
 function deepEqual(a: unknown, b: unknown): boolean {

@@ -4,10 +4,9 @@
 // `--admission-control-config-file`). As k8s.io/pod-security-admission reads them (api.PolicyToEvaluate,
 // admission.exemptNamespace / exemptRuntimeClass); the suite's real API server, started with such a
 // configuration, is the oracle (tests/pod-security-config.test.ts).
-import * as fs from "node:fs";
 import * as path from "node:path";
 import * as yaml from "js-yaml";
-import { fileErrorText } from "../file-errors";
+import { isObject, readInput } from "../host/documents";
 import { Level, LEVELS, PolicyVersion } from "./levels";
 
 export const POD_SECURITY_LABEL = "pod-security.kubernetes.io/";
@@ -91,7 +90,6 @@ export function exemptFromPodSecurity(config: PodSecurityConfig, namespace: stri
 // --- the configuration file ------------------------------------------------------------------------
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 const CONFIG_GROUP = "pod-security.admission.config.k8s.io/";
 
 /**
@@ -101,23 +99,21 @@ const CONFIG_GROUP = "pod-security.admission.config.k8s.io/";
  * refuse to start.
  */
 export function readPodSecurityConfig(file: string): PodSecurityConfig {
+  const text = readInput(file, "Pod Security configuration");
   let doc: unknown;
   try {
-    doc = yaml.load(fs.readFileSync(file, "utf8"));
+    doc = yaml.load(text);
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    throw new Error(
-      `cannot read Pod Security configuration ${file}: ${err.code ? fileErrorText(e) : err.message.split("\n")[0]}`,
-    );
+    throw new Error(`Pod Security configuration ${file}: ${(e as Error).message.split("\n")[0]}`);
   }
   const fail = (what: string): never => {
     throw new Error(`Pod Security configuration ${file}: ${what}`);
   };
-  if (!isObj(doc)) return fail("not a YAML object");
+  if (!isObject(doc)) return fail("not a YAML object");
   if (doc.kind === "AdmissionConfiguration") {
-    const plugin = (Array.isArray(doc.plugins) ? doc.plugins : []).find((p) => isObj(p) && p.name === "PodSecurity");
-    if (!isObj(plugin)) return fail("its plugins have no PodSecurity entry");
-    if (isObj(plugin.configuration)) return podSecurityConfiguration(plugin.configuration, fail);
+    const plugin = (Array.isArray(doc.plugins) ? doc.plugins : []).find((p) => isObject(p) && p.name === "PodSecurity");
+    if (!isObject(plugin)) return fail("its plugins have no PodSecurity entry");
+    if (isObject(plugin.configuration)) return podSecurityConfiguration(plugin.configuration, fail);
     if (typeof plugin.path === "string") return readPodSecurityConfig(path.resolve(path.dirname(file), plugin.path));
     return fail("the PodSecurity plugin has neither configuration nor path");
   }
@@ -129,7 +125,7 @@ function podSecurityConfiguration(doc: Obj, fail: (what: string) => never): PodS
     return fail(
       `expected kind PodSecurityConfiguration (apiVersion ${CONFIG_GROUP}v1) or AdmissionConfiguration, got ${String(doc.kind)}`,
     );
-  const defaults = isObj(doc.defaults) ? doc.defaults : {};
+  const defaults = isObject(doc.defaults) ? doc.defaults : {};
   const text = (key: string, fallback: string): string => {
     const v = defaults[key] ?? fallback;
     return typeof v === "string" ? v : fail(`defaults.${key}: ${JSON.stringify(v)} is not a string (quote it)`);
@@ -142,7 +138,7 @@ function podSecurityConfiguration(doc: Obj, fail: (what: string) => never): PodS
     if (parsed === null) fail(`defaults.${m}-version: "${version}" must be "latest" or "v1.x"`);
     return { level: level as Level, version: parsed as PolicyVersion };
   };
-  const exemptions = isObj(doc.exemptions) ? doc.exemptions : {};
+  const exemptions = isObject(doc.exemptions) ? doc.exemptions : {};
   const names = (key: string): string[] => {
     const v = exemptions[key];
     if (v === undefined || v === null) return [];

@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ContextAwareResource } from "../host/metadata";
+import { isObject } from "../host/documents";
 import { PolicyModule } from "../host/guest";
 import { metadataContextAwareResources, readPolicyMetadata } from "../host/metadata";
 import type { PolicyMode } from "../host/response";
@@ -79,10 +80,6 @@ export const DEFAULT_POLICIES_DIR = path.resolve(__dirname, "..", "..", "policie
 
 const MODULE_FILE = "annotated-policy.wasm";
 const KUSTOMIZATION_FILES = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : [];

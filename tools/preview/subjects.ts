@@ -7,6 +7,7 @@
 // AdmissionPolicy's own namespace, namespaceSelector and objectSelector.
 import { AdmissionRequest, pluralResource, requestFromManifest } from "../host/request";
 import type { KubeObject } from "../host/cluster";
+import { isObject } from "../host/documents";
 import type { BrokenDocument, DumpObject } from "./dump";
 import type { LabelSelector, PolicyRule, PreviewPolicy } from "./policies";
 
@@ -51,10 +52,6 @@ export function ownedByWorkload(object: KubeObject): boolean {
 /** Whether the object is a workload whose pod template is previewed. */
 export function isTemplateOwner(object: KubeObject): boolean {
   return `${object.apiVersion} ${object.kind}` in TEMPLATE_PATHS;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 function labelsOf(metadata: unknown): Record<string, string> {

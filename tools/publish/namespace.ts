@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { validateSettings } from "../host/evaluate";
 import { PolicyModule } from "../host/guest";
 import { toSettings } from "../host/request";
-import { parseJsonOrYaml, readInput } from "../host/documents";
+import { isObject, parseJsonOrYaml, readInput } from "../host/documents";
 import { discoverPolicies, REPO_ROOT } from "../wasm/index";
 import { dumpYaml, moduleRef, policyFacts, policyResource, POLICY_SERVER } from "./deploy";
 
@@ -25,10 +25,6 @@ export interface NamespaceOptions {
   mode?: "protect" | "monitor";
   /** notes for the user (stderr in the CLI) */
   warn?: (line: string) => void;
-}
-
-function isObject(v: unknown): v is Obj {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 /** The settings file: a map of policy name → settings, read the way settings files are. */

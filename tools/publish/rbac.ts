@@ -5,6 +5,8 @@
 // (docs/decisions.md, "RBAC verbs"). deploy/, its least-privilege variant, the policy READMEs and
 // docs/publishing.md all use or are tested against this derivation.
 
+import { pluralResource } from "../host/request";
+
 type Obj = Record<string, unknown>;
 
 /** The verbs each lookup capability needs, and whether a namespaced Role can grant them. */
@@ -24,12 +26,6 @@ export interface LookupGrant {
   namespaced: boolean;
 }
 
-/** `ConfigMap` → `configmaps`, `LMCacheEngine` → `lmcacheengines`: the plural Kubernetes derives. */
-export function plural(kind: string): string {
-  const lower = kind.toLowerCase();
-  return lower.endsWith("s") ? `${lower}es` : lower.endsWith("y") ? `${lower.slice(0, -1)}ies` : `${lower}s`;
-}
-
 const VERB_ORDER = ["get", "list", "watch"];
 
 /**
@@ -46,7 +42,7 @@ export function lookupGrants(meta: Obj): LookupGrant[] {
   const namespaced = caps.every((c) => CAPABILITY_VERBS[c].namespaced);
   return resources.map((r) => ({
     apiGroup: r.apiVersion.includes("/") ? r.apiVersion.split("/")[0] : "",
-    resource: plural(r.kind),
+    resource: pluralResource(r.kind),
     kind: r.kind,
     verbs,
     namespaced,

@@ -2,7 +2,6 @@
 // A new member goes at the end of its object (one present as JSON null is replaced where it
 // stands); every other byte of the object stays as the request held it (the lossless DOM).
 import { JsonKind, JsonValue } from "../../../assembly/json/index";
-import { goLowerAsciiUtf8 } from "../../../assembly/validate/index";
 import { BackendView } from "./backend";
 import { Defaults, engineOf, Timeout } from "./steps";
 
@@ -21,25 +20,6 @@ function member(parent: JsonValue, key: string, create: bool): JsonValue | null 
   return parent.getPresent(key);
 }
 
-/** any text passes: `memberRawTest` then only says whether the member has escapes */
-function anyText(_data: usize, _s: i32, _e: i32): bool {
-  return true;
-}
-
-/** The engine of step 3 (`engineOf`): a runtime without escapes is lowered on its bytes (a long one
- *  is never decoded into a string and encoded again), any other through the runtime ID's text. */
-function engineValue(spec: JsonValue, v: BackendView): JsonValue {
-  if (v.hasRuntime && spec.memberRawTest("runtime", anyText) == 1) {
-    const raw = spec.memberRawText("runtime");
-    if (raw !== null) {
-      // a JSON string literal without backslashes lowered is one again
-      const lowered = JsonValue.parse(goLowerAsciiUtf8(raw));
-      if (lowered !== null) return lowered;
-    }
-  }
-  return JsonValue.str(engineOf(v));
-}
-
 /** Applies `d` to `object` (a JSON object whose members have the types the steps read, as read
  *  into `v`). */
 export function applyDefaults(object: JsonValue, v: BackendView, d: Defaults): void {
@@ -50,7 +30,7 @@ export function applyDefaults(object: JsonValue, v: BackendView, d: Defaults): v
   }
   const integration = member(spec, "integration", d.integration);
   if (integration === null) return;
-  if (d.engine) integration.set("engine", engineValue(spec, v));
+  if (d.engine) integration.set("engine", JsonValue.str(engineOf(v)));
   if (d.timeout == Timeout.IntegrationDefault) {
     integration.set("firstEventTimeout", JsonValue.str(DEFAULT_FIRST_EVENT_TIMEOUT));
   } else if (d.timeout != Timeout.None) {

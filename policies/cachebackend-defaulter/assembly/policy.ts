@@ -3,19 +3,18 @@
 // answer with the whole object and the warnings. Never rejects: a request it cannot default is
 // accepted unchanged with the reason as a warning.
 import { JsonValue } from "../../../assembly/json/index";
-import { accept, decodeValidationPayload, ValidationResponse } from "../../../assembly/kubewarden/index";
+import {
+  accept,
+  decodeValidationPayload,
+  OPERATION_CREATE,
+  OPERATION_UPDATE,
+  ValidationResponse,
+} from "../../../assembly/kubewarden/index";
 import { CACHEBACKEND_KIND, detailInvalidRequest, POLICY_CACHEBACKEND_DEFAULTER } from "../../../assembly/keys/index";
 import { MUST_BE_OBJECT } from "../../../assembly/validate/index";
 import { readBackend, pathOf } from "./backend";
 import { applyDefaults } from "./apply";
 import { planDefaults, warnsNfsFailOpen } from "./steps";
-
-// @ts-ignore: decorator
-@lazy
-const OPERATION_CREATE = "CREATE";
-// @ts-ignore: decorator
-@lazy
-const OPERATION_UPDATE = "UPDATE";
 
 /** The warning for an NFS HiCache backend that leaves `integration.failOpen` to the schema default. */
 // @ts-ignore: decorator

@@ -63,10 +63,8 @@ export function defaultsEngine(v: BackendView): bool {
   return v.engine.length == 0;
 }
 
-/** The engine step 3 writes: the runtime ID, `vllm` for a legacy backend (it has no runtime).
- *  With the engine absent that is `spec.runtime` lower-cased when it is non-empty (the
- *  normalization only folds `vllm` and `sglang`, which lower-case to themselves), so apply.ts may
- *  lower the runtime's bytes instead of decoding them. */
+/** The engine step 3 writes: the runtime ID (the one rule, `runtimeIdOf`, the validator and
+ *  hicache-injector read), `vllm` for a legacy backend (it has no runtime). */
 export function engineOf(v: BackendView): string {
   return v.runtimeId;
 }

@@ -5,6 +5,8 @@ import { JsonValue } from "../../../assembly/json/index";
 import {
   decodeValidationPayload,
   accept,
+  OPERATION_CREATE,
+  OPERATION_UPDATE,
   reject,
   ValidationRequest,
   ValidationResponse,
@@ -16,13 +18,6 @@ import { backendViolations, backendWarnings } from "./rules";
 
 /** Kubernetes validation errors are 422 Unprocessable Entity. */
 const CODE_INVALID: u16 = <u16>REJECTION_CODE;
-
-// @ts-ignore: decorator
-@lazy
-const OPERATION_CREATE = "CREATE";
-// @ts-ignore: decorator
-@lazy
-const OPERATION_UPDATE = "UPDATE";
 
 export function validate(payload: Uint8Array): Uint8Array {
   const decoded = decodeValidationPayload(payload);

@@ -3,7 +3,14 @@
 // `request.kind.kind`, run the rules on CREATE, keep only introduced violations on UPDATE, and
 // answer with the Kubernetes 422 message.
 import { JsonValue } from "../../../assembly/json/index";
-import { decodeValidationPayload, accept, reject, ValidationRequest } from "../../../assembly/kubewarden/index";
+import {
+  decodeValidationPayload,
+  accept,
+  OPERATION_CREATE,
+  OPERATION_UPDATE,
+  reject,
+  ValidationRequest,
+} from "../../../assembly/kubewarden/index";
 import { FieldErrorList, introducedErrors, invalidString, newPath } from "../../../assembly/validate/index";
 import {
   LMCACHE_ENGINE_KIND,
@@ -16,13 +23,6 @@ import { EngineKind, engineKindOf, engineViolations } from "./rules";
 /** Kubernetes validation errors are 422 Unprocessable Entity; every rejection of this validator
  *  uses it, also for a payload that is not an admission request (never sent by a real host). */
 const CODE_INVALID: u16 = <u16>REJECTION_CODE;
-
-// @ts-ignore: decorator
-@lazy
-const OPERATION_CREATE = "CREATE";
-// @ts-ignore: decorator
-@lazy
-const OPERATION_UPDATE = "UPDATE";
 
 export function validate(payload: Uint8Array): Uint8Array {
   const decoded = decodeValidationPayload(payload);

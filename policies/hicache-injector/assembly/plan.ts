@@ -46,10 +46,7 @@ import { goLowerEquals, shortenRendered } from "../../../assembly/validate/index
 import { backendProblem, backendRef, readHiCacheBackend } from "./backend";
 import { engineArgs, hasLmcacheArgs, lmcacheArgsDetail, overrideArgTokens, planArgs } from "./args";
 import { planNfs, plannedEnv, plannedMount, plannedVolume } from "./nfs";
-
-// @ts-ignore: decorator
-@lazy
-export const OPERATION_CREATE = "CREATE";
+import { OPERATION_CREATE } from "../../../assembly/kubewarden/index";
 
 export enum DecisionKind {
   /** `{"accepted":true}` */

@@ -21,7 +21,7 @@ import {
   wireDecision,
 } from "../../../assembly/lmcache/index";
 
-export { Decision, DecisionKind, OPERATION_CREATE } from "../../../assembly/lmcache/index";
+export { Decision, DecisionKind } from "../../../assembly/lmcache/index";
 
 /** The steps for one decoded `validate` payload. */
 export function planLmcacheInjection(decoded: DecodedRequest, lookups: KubernetesLookups): Decision {
