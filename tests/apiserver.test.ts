@@ -11,7 +11,15 @@ import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { IN_PROCESS, Kube, kubeServer, vendoredCRDs } from "./helpers/apiserver";
+import {
+  equalityCount,
+  IN_PROCESS,
+  POD_SECURITY_REFUSAL,
+  Kube,
+  kubeServer,
+  type PodSecurityLevel,
+  vendoredCRDs,
+} from "./helpers/apiserver";
 import { assertEmittedPodsAccepted, EmittedPod } from "./helpers/emitted-pods";
 import { evaluateRecorded } from "./helpers/policy-fixtures";
 import { PolicyModule } from "../tools/host/guest";
@@ -263,33 +271,42 @@ const RESTRICTED_PROBES: Array<[string, J, boolean]> = [
 ];
 
 describe("the in-process Pod Security checks give the API server's answer", () => {
-  test("every level with an in-process check has probes", () => {
-    assert.deepEqual(Object.keys(IN_PROCESS).sort(), ["baseline", "restricted"]);
+  const PROBES: [PodSecurityLevel, typeof BASELINE_PROBES][] = [
+    ["restricted", RESTRICTED_PROBES],
+    ["baseline", BASELINE_PROBES],
+  ];
+
+  test("every level with an in-process check has probes, on both sides", () => {
+    assert.deepEqual(Object.keys(IN_PROCESS).sort(), PROBES.map(([level]) => level).sort());
+    for (const [level, probes] of PROBES) {
+      assert.ok(
+        probes.some(([, , accepted]) => accepted),
+        `${level}: a probe the level accepts`,
+      );
+      assert.ok(
+        probes.some(([, , accepted]) => !accepted),
+        `${level}: a probe the level refuses`,
+      );
+    }
   });
 
-  test("restricted: every check, both sides, in the server's words", () => {
-    const answers = kube.admitPods(
-      RESTRICTED_PROBES.map(([, pod]) => pod),
-      "restricted",
-      RESTRICTED_PROBES.map(([name]) => name),
-    );
-    answers.forEach((a, i) => {
-      const [name, , accepted] = RESTRICTED_PROBES[i];
-      assert.equal(a.accepted, accepted, `${name}: ${a.message}`);
+  for (const [level, probes] of PROBES)
+    test(`${level}: every check, both sides, in the server's words`, () => {
+      const before = equalityCount.get(level) ?? 0;
+      // admitPods fails on any disagreement of tools/podsecurity with the server; the probes are
+      // meant to fall where they do
+      const answers = kube.admitPods(
+        probes.map(([, pod]) => pod),
+        level,
+        probes.map(([name]) => name),
+      );
+      answers.forEach((a, i) => {
+        const [name, , accepted] = probes[i];
+        assert.equal(a.accepted, accepted, `${name}: ${a.message}`);
+      });
+      // every probe Pod Security judged (accepted, or refused by it rather than by validation) was compared
+      const judged = answers.filter((a) => a.accepted || POD_SECURITY_REFUSAL.test(a.message)).length;
+      assert.ok(judged >= probes.length - 1, `${probes.length - judged} probes refused before Pod Security`);
+      assert.equal((equalityCount.get(level) ?? 0) - before, judged, "every judged probe was compared");
     });
-  });
-
-  test("baseline: every check, both sides", () => {
-    const answers = kube.admitPods(
-      BASELINE_PROBES.map(([, pod]) => pod),
-      "baseline",
-      BASELINE_PROBES.map(([name]) => name),
-    );
-    // admitPods fails on any disagreement of tools/podsecurity with the server; the probes are
-    // meant to fall where they do
-    answers.forEach((a, i) => {
-      const [name, , accepted] = BASELINE_PROBES[i];
-      assert.equal(a.accepted, accepted, `${name}: ${a.message}`);
-    });
-  });
 });

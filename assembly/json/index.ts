@@ -12,9 +12,9 @@
 // value.ts (the node) → parse.ts sits above it; below it writer.ts (serialization), probes.ts
 // (record probes without a node), literal.ts (raw string-literal matching), nodes.ts (the nodes
 // handed out per document), document.ts (the document's tables and record walks), arena.ts
-// (decoded strings), keys.ts (raw text compared with strings), grammar.ts (the validating pass and
-// string decoding), table.ts (the parse table's records), numbers.ts (number text), sink.ts,
-// types.ts, chars.ts (character codes).
+// (decoded strings), keys.ts (raw text compared with strings), strings.ts (string bodies: escapes
+// found, strict decoding), grammar.ts (the validating pass), table.ts (the parse table's records),
+// numbers.ts (number text), sink.ts, types.ts, chars.ts (character codes).
 // Never traps on any input: parse errors, wrong kinds and out-of-range indices are values.
 // Nothing here knows about Kubernetes; it needs only the AssemblyScript standard library and
 // works under `--runtime minimal` (with __collect between calls), `stub`, `incremental` and the

@@ -238,13 +238,14 @@ export class Kube {
     created.forEach((r, i) =>
       assert.ok(r.ok || r.status?.reason === "AlreadyExists", `${unique[i]}: ${r.status?.message}`),
     );
-    this.batch(
+    const accounts = this.batch(
       fresh.map((namespace) => ({
         verb: "create" as const,
         namespace,
         object: { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "default" } },
       })),
     );
+    accounts.forEach((r, i) => assert.ok(r.ok, `${fresh[i]}/default ServiceAccount: ${r.status?.message ?? r.error}`));
   }
 
   /**

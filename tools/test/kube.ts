@@ -316,7 +316,8 @@ async function startOnce(bin: KubeBinaries, apiserverArgs: readonly string[]): P
     const deadline = Date.now() + 120_000;
     for (;;) {
       if ((await getText(`${url}/readyz`, pki)).status === 200) break;
-      const dead = children.find((c) => c.exitCode !== null);
+      // a child killed by a signal has no exit code: either way it will not become ready
+      const dead = children.find((c) => c.exitCode !== null || c.signalCode !== null);
       if (dead || Date.now() > deadline)
         throw new Error(
           `kube-apiserver did not become ready:\n${tail(path.join(dir, "etcd.log"))}\n${tail(path.join(dir, "kube-apiserver.log"))}`,
