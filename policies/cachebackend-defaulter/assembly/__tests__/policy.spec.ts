@@ -37,6 +37,11 @@ describe("what is written, and where", () => {
         '"observation":{"firstEventTimeout":"1\\u006d30s"}}}}',
     );
   });
+  it("an escaped timeout is decoded to be checked: one Go refuses is not defaulted", () => {
+    expect(create('{"spec":{"runtime":"SGLang","integration":{"firstEventTimeout":"5\\u0020m"}}}')).toBe(
+      '{"accepted":true,"warnings":["cachebackend-defaulter: not defaulted: spec.integration.firstEventTimeout: must be a duration"]}',
+    );
+  });
   it("an observation keeps its members; the timeout goes last", () => {
     expect(create('{"spec":{"lmCache":{},"integration":{"engine":"vllm"},"observation":{"modelID":"m"}}}')).toBe(
       '{"accepted":true,"mutated_object":{"spec":{"lmCache":{},"integration":{"engine":"vllm"},"observation":{"modelID":"m","firstEventTimeout":"5m0s"}}}}',
